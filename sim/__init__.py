@@ -1,0 +1,1 @@
+"""Monte Carlo simulation of board games: vectorised engines, runner and command line."""

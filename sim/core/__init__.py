@@ -1,0 +1,1 @@
+"""Game-agnostic machinery: random streams, contracts, experiment files, runner, results."""

@@ -1,0 +1,67 @@
+"""The game contract every engine implements, and the registry of games by name.
+
+An engine is vectorised: ``State`` holds numpy arrays whose first axis is the batch of games.
+A compound turn is a sequence of small decisions, each a choice among the flat action space
+``range(num_actions)`` under a legal mask; whoever must decide is ``decider(state)`` (a player
+index in turn order, -1 once the game is over).
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from typing import Any, Protocol
+
+import numpy as np
+
+
+class Game(Protocol):
+    name: str            # registry name, e.g. "red_rising"
+    Config: type         # frozen dataclass of rule switches and parameters
+
+    def load_content(self, config, source: str) -> Any: ...
+    def num_actions(self, content) -> int: ...
+    def action_names(self, content) -> list[str]: ...
+    def seats(self, config) -> int: ...
+    def init(self, config, content, game_ids: np.ndarray, seed: int) -> Any: ...
+    def legal_actions(self, state) -> np.ndarray: ...      # bool[B, A]
+    def decider(self, state) -> np.ndarray: ...            # int[B], -1 when done
+    def step(self, state, actions: np.ndarray) -> Any: ...
+    def done(self, state) -> np.ndarray: ...               # bool[B]
+    def outcome(self, state) -> dict[str, np.ndarray]: ... # per-seat columns, arrays [B, seats]
+    def slot_of(self, state) -> np.ndarray: ...            # int[B, seats]: experiment slot of each seat
+    def observe(self, state, players: np.ndarray) -> Any:  ...  # what each game's given player may know
+    def describe(self, before, after, action: int) -> list[str]: ...  # readable log lines (batch of 1)
+
+
+_GAMES = {"red_rising": "sim.games.red_rising.game"}
+
+
+def get_game(name: str) -> Game:
+    """The game module registered under ``name`` (imported lazily)."""
+    if name not in _GAMES:
+        raise KeyError(name)
+    return importlib.import_module(_GAMES[name]).GAME
+
+
+def game_names() -> list[str]:
+    return sorted(_GAMES)
+
+
+def take(state, index):
+    """A batch subset of any dataclass state whose array fields have the batch axis first.
+
+    Fields that are not arrays with the batch length (shared tables, scalars) are kept as they are.
+    """
+    fields = {}
+    batch = None
+    for f in dataclasses.fields(state):
+        v = getattr(state, f.name)
+        if isinstance(v, np.ndarray) and v.ndim >= 1:
+            batch = v.shape[0] if batch is None else batch
+    for f in dataclasses.fields(state):
+        v = getattr(state, f.name)
+        if isinstance(v, np.ndarray) and v.ndim >= 1 and v.shape[0] == batch:
+            fields[f.name] = v[index]
+        else:
+            fields[f.name] = v
+    return dataclasses.replace(state, **fields)
