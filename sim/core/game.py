@@ -37,10 +37,26 @@ _GAMES = {"red_rising": "sim.games.red_rising.game"}
 
 
 def get_game(name: str) -> Game:
-    """The game module registered under ``name`` (imported lazily)."""
-    if name not in _GAMES:
+    """The game registered under ``name`` (imported lazily).
+
+    A dotted module path that defines ``GAME`` also works: that is how a user (or a test)
+    plugs in a game that is not registered here.
+    """
+    module = _GAMES.get(name, name)
+    if module == name and "." not in name:
         raise KeyError(name)
-    return importlib.import_module(_GAMES[name]).GAME
+    return importlib.import_module(module).GAME
+
+
+def is_game(name: str) -> bool:
+    if name in _GAMES:
+        return True
+    if "." not in name:
+        return False
+    try:
+        return hasattr(importlib.import_module(name), "GAME")
+    except ImportError:
+        return False
 
 
 def game_names() -> list[str]:

@@ -1,0 +1,43 @@
+# Everything goes through these targets; `make help` lists them.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+EXP    ?= experiments/red_rising_houses.toml
+JOBS   ?= 2
+OUT    ?= results
+ARGS   ?=
+
+.PHONY: help install report run sweep compare test bench clean
+
+help:  ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)  ## create .venv and install the project with its test tools
+
+run: $(STAMP)  ## play experiment EXP (default red_rising_houses) with JOBS workers into OUT
+	$(PY) -m sim run $(EXP) --jobs $(JOBS) --out $(OUT) $(ARGS)
+
+report: run  ## play EXP and write its report: reports/out/<experiment>.pdf and PNGs
+	$(PY) -m sim report $(EXP) --out $(OUT)
+
+sweep: run  ## play every point of the sweep in EXP and draw each metric against the parameter
+	$(PY) -m sim report $(EXP) --out $(OUT)
+
+compare: $(STAMP)  ## compare two experiments or variants: make compare A=x.toml B=y.toml (or FILE.toml:variant)
+	$(PY) -m sim compare $(A) $(B) --out $(OUT) $(ARGS)
+
+test: $(STAMP)  ## run the whole test suite
+	$(PY) -m pytest -n 2 --dist loadfile
+
+bench: $(STAMP)  ## measure speed and memory; writes docs/benchmarks.md
+	$(PY) -m benchmarks.run
+
+clean:  ## remove results and generated reports (keeps .venv)
+	rm -rf results reports/out

@@ -1,0 +1,189 @@
+"""The command line: run experiments, replay one game, score a described position.
+
+Bad input (files, keys, values) prints one line ``error: <file>: <place>: <problem>`` and
+exits with status 2, before anything is written. Analysis commands (report, compare, summary)
+are registered by ``analyses.cli``.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from sim.core.errors import InputError
+
+EXIT_INPUT = 2
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with exit status 2 and a one-line message for usage errors."""
+
+    def error(self, message):
+        print(f"error: {self.prog}: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_INPUT)
+
+
+def cmd_run(args) -> int:
+    from sim.core.experiment import load_experiment
+    from sim.core.runner import run_experiment
+
+    exp = load_experiment(args.experiment).with_overrides(games=args.games, seed=args.seed, chunk=args.chunk)
+    out = run_experiment(exp, out_root=args.out, jobs=args.jobs, chunk=exp.chunk, backend=args.backend,
+                         scheduler=args.scheduler, variants=args.variant or None,
+                         first_game=args.first_game, progress=not args.quiet)
+    print(f"results: {out}")
+    return 0
+
+
+def _experiment_for_replay(target: str):
+    """An experiment file, or a results folder whose manifest names its experiment file."""
+    from sim.core.experiment import load_experiment
+    from sim.core.results import read_manifest
+
+    path = Path(target)
+    if path.is_dir():
+        manifest = read_manifest(path)
+        if manifest is None:
+            raise InputError(path, None, "no manifest.json: expected an experiment file or a results folder")
+        exp = load_experiment(manifest["experiment_file"])
+        return exp.with_overrides(seed=manifest["seed"]), path
+    return load_experiment(path), None
+
+
+def cmd_replay(args) -> int:
+    from sim.core.runner import make_strategies, play_games
+
+    exp, results_dir = _experiment_for_replay(args.target)
+    if args.seed is not None:
+        exp = exp.with_overrides(seed=args.seed)
+    variant = args.variant or next(iter(exp.variants))
+    if variant not in exp.variants:
+        raise InputError(exp.path, "variants", f"unknown variant {variant!r}; expected one of {', '.join(exp.variants)}")
+    game = exp.game_module()
+    config, content = exp.variants[variant], exp.content(variant)
+    print(f"# {exp.name} / {variant}: game {args.game}, seed {exp.seed}, config {exp.config_hash(variant)}")
+
+    def log(before, after, actions):
+        for line in game.describe(before, after, int(actions[0])):
+            print(line)
+
+    strategies = make_strategies(exp, variant, game, content)
+    outcome, _ = play_games(game, config, content, strategies, exp.seed, np.array([args.game]), on_step=log)
+    seats = outcome["per_seat"]
+    print("# result")
+    for p in range(seats["score"].shape[1]):
+        parts = ", ".join(f"{k[6:]} {int(seats[k][0, p])}" for k in sorted(seats) if k.startswith("score_"))
+        print(f"seat {p} ({seats['faction'][0, p]}): {int(seats['score'][0, p])} points ({parts}); "
+              f"rank {int(seats['rank'][0, p])}, win share {float(seats['win_share'][0, p]):.3g}")
+    print(f"end reason: {outcome['per_game']['end_reason'][0]}, turns: {int(outcome['per_game']['turns'][0])}")
+    _check_against_results(results_dir, variant, args.game, seats)
+    return 0
+
+
+def _check_against_results(results_dir, variant, game_index, seats) -> None:
+    """When replaying from a results folder, say whether the replay reproduces the stored rows."""
+    if results_dir is None:
+        return
+    import polars as pl
+
+    from sim.core.results import scan
+    try:
+        rows = scan(results_dir, variant).filter(pl.col("game") == game_index).sort("seat").collect()
+    except (pl.exceptions.ComputeError, FileNotFoundError, OSError):
+        rows = None
+    if rows is None or rows.height == 0:
+        print(f"# game {game_index} is not in {results_dir}/{variant} yet")
+        return
+    same = rows["score"].to_list() == [int(x) for x in seats["score"][0]]
+    print("# matches the stored results" if same else "# DIFFERS from the stored results")
+
+
+def cmd_score(args) -> int:
+    from sim.core.game import game_names, get_game
+
+    if args.game not in game_names():
+        raise InputError("command line", "GAME", f"unknown game {args.game!r}; expected one of {', '.join(game_names())}")
+    rows = get_game(args.game).score_position(args.position)
+    parts = [k for k in rows[0] if k.startswith("score_")]
+    header = ["seat", "faction", "score"] + [p[6:] for p in parts] + ["rank", "win_share"]
+    table = [[str(r.get("seat", i)), str(r.get("faction", "")), str(r["score"])] + [str(r[p]) for p in parts]
+             + [str(r["rank"]), f"{r['win_share']:.3g}"] for i, r in enumerate(rows)]
+    widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(header)]
+    print("  ".join(h.rjust(w) for h, w in zip(header, widths)))
+    for row in table:
+        print("  ".join(c.rjust(w) for c, w in zip(row, widths)))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m sim", description="Monte Carlo simulation and balance analysis of board games.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    run = sub.add_parser("run", help="play an experiment and write its results shards")
+    run.add_argument("experiment", help="experiment file (TOML)")
+    run.add_argument("--games", type=_positive, help="number of games per variant (default: the file's)")
+    run.add_argument("--jobs", type=_positive, default=1, help="parallel worker processes (default 1)")
+    run.add_argument("--chunk", type=_positive, help="games per chunk / shard (default: the file's)")
+    run.add_argument("--seed", type=_non_negative, help="experiment seed (default: the file's)")
+    run.add_argument("--out", default="results", help="results root folder (default results/)")
+    run.add_argument("--first-game", type=_non_negative, default=0, help="index of the first game (default 0)")
+    run.add_argument("--variant", action="append", help="play only this variant (repeatable)")
+    run.add_argument("--backend", default="loky", choices=["loky", "dask"], help="joblib backend (default loky)")
+    run.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
+    run.add_argument("--quiet", action="store_true", help="no progress output")
+    run.set_defaults(func=cmd_run)
+
+    replay = sub.add_parser("replay", help="re-play one game alone and print every decision and its effect")
+    replay.add_argument("target", help="experiment file or its results folder")
+    replay.add_argument("--game", type=_non_negative, required=True, help="game index")
+    replay.add_argument("--variant", help="variant name (default: the first)")
+    replay.add_argument("--seed", type=_non_negative, help="seed (default: the experiment's / the results')")
+    replay.set_defaults(func=cmd_replay)
+
+    score = sub.add_parser("score", help="score a described end-of-game position (JSON)")
+    score.add_argument("game", help="game name, e.g. red_rising")
+    score.add_argument("position", help="position file (JSON, see docs/positions.md)")
+    score.set_defaults(func=cmd_score)
+
+    try:
+        from analyses import cli as analyses_cli
+    except ImportError:          # analyses not installed in this checkout
+        analyses_cli = None
+    if analyses_cli is not None and hasattr(analyses_cli, "register"):
+        analyses_cli.register(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except InputError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print("interrupted: finished shards are kept; run the same command again to resume", file=sys.stderr)
+        return 130

@@ -1,0 +1,207 @@
+"""Experiment files (TOML): what to simulate, validated before anything runs.
+
+An experiment names a game, its rule config, one strategy per seat slot, the number of games
+and the seed, and optionally named variants or a parameter sweep. Each variant resolves to a
+full, validated game config; its hash identifies the results it produces. The format is
+documented in docs/experiments.md.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+import tomllib
+from pathlib import Path
+
+from sim.core import config as cfg
+from sim.core.errors import InputError
+from sim.core.game import game_names, get_game, is_game
+
+SECTIONS = ("experiment", "config", "seats", "variants", "sweep")
+EXPERIMENT_KEYS = ("name", "game", "description", "games", "seed", "chunk")
+SEAT_KEYS = ("strategy", "params")
+
+
+@dataclasses.dataclass(frozen=True)
+class Seat:
+    strategy: str
+    params: dict
+
+
+@dataclasses.dataclass
+class Experiment:
+    path: Path
+    name: str
+    game: str
+    description: str
+    games: int
+    seed: int
+    chunk: int
+    seats: tuple[Seat, ...]
+    variants: dict            # variant name -> validated game Config
+    sweep: dict               # parameter -> list of values ({} without a sweep)
+
+    def results_dir(self, out_root="results") -> Path:
+        return Path(out_root) / self.name
+
+    def game_module(self):
+        return get_game(self.game)
+
+    def content(self, variant: str):
+        """The variant's loaded content (cards, tables): loaded once per variant and process."""
+        key = (self.game, repr(self.variants[variant]))
+        cache = _CONTENT_CACHE.get(key)
+        if cache is None:
+            cache = self.game_module().load_content(self.variants[variant], str(self.path))
+            _CONTENT_CACHE[key] = cache
+        return cache
+
+    def config_hash(self, variant: str) -> str:
+        """16 hex digits identifying the resolved config, the content and the strategies."""
+        game = self.game_module()
+        payload = {
+            "game": self.game,
+            "config": cfg.as_dict(self.variants[variant]),
+            "content": game.content_hash(self.content(variant)),
+            "seats": [dataclasses.asdict(s) for s in self.seats],
+        }
+        text = json.dumps(payload, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def with_overrides(self, games=None, seed=None, chunk=None) -> "Experiment":
+        changes = {k: v for k, v in (("games", games), ("seed", seed), ("chunk", chunk)) if v is not None}
+        for key, value in changes.items():
+            if value < (0 if key == "seed" else 1):
+                raise InputError("command line", f"--{key}", f"expected a positive integer, got {value}")
+        return dataclasses.replace(self, **changes)
+
+
+_CONTENT_CACHE: dict = {}
+
+
+def _read_toml(path: Path) -> dict:
+    if not path.is_file():
+        raise InputError(path, None, "experiment file not found (expected a TOML file)")
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(path, None, f"not valid TOML: {err}") from None
+    except UnicodeDecodeError:
+        raise InputError(path, None, "not a text file (expected UTF-8 TOML)") from None
+
+
+def _require_int(source, place, value, low):
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise InputError(source, place, f"expected an integer >= {low}, got {value!r}")
+    return value
+
+
+def _resolve_files(raw: dict, base: Path) -> dict:
+    """Config keys ending in ``_file`` are paths relative to the experiment file."""
+    out = dict(raw)
+    for key, value in raw.items():
+        if key.endswith("_file") and isinstance(value, str) and value:
+            path = Path(value)
+            out[key] = str(path if path.is_absolute() else (base / path))
+    return out
+
+
+def _build_config(game, raw: dict, source: Path, prefix: str):
+    resolved = _resolve_files(raw, source.parent)
+    return cfg.build(game.Config, resolved, str(source), prefix)
+
+
+def _parse_seats(source, raw) -> tuple[Seat, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise InputError(source, "seats", "expected one or more [[seats]] tables (one per player)")
+    seats = []
+    for i, entry in enumerate(raw):
+        place = f"seats[{i}]"
+        if not isinstance(entry, dict):
+            raise InputError(source, place, "expected a table with 'strategy' and optional 'params'")
+        for key in entry:
+            if key not in SEAT_KEYS:
+                raise cfg.unknown_key_error(str(source), place + ".", key, SEAT_KEYS)
+        if not isinstance(entry.get("strategy"), str):
+            raise InputError(source, place + ".strategy", "expected a strategy name (string)")
+        params = entry.get("params", {})
+        if not isinstance(params, dict):
+            raise InputError(source, place + ".params", "expected a table of strategy parameters")
+        seats.append(Seat(entry["strategy"], dict(params)))
+    return tuple(seats)
+
+
+def _sweep_variants(source, sweep: dict) -> list[tuple[str, dict]]:
+    if not isinstance(sweep, dict) or not sweep:
+        raise InputError(source, "sweep", "expected a table {parameter = [values, ...]}")
+    for key, values in sweep.items():
+        if not isinstance(values, list) or not values:
+            raise InputError(source, f"sweep.{key}", "expected a non-empty list of values")
+    names = list(sweep)
+    points = []
+    for combo in itertools.product(*(sweep[k] for k in names)):
+        label = ",".join(f"{k}={v}" for k, v in zip(names, combo))
+        points.append((label, dict(zip(names, combo))))
+    return points
+
+
+def load_experiment(path) -> Experiment:
+    """Read and validate an experiment file; every problem is an InputError naming the key."""
+    source = Path(path)
+    raw = _read_toml(source)
+    for key in raw:
+        if key not in SECTIONS:
+            raise cfg.unknown_key_error(str(source), "", key, SECTIONS)
+    head = raw.get("experiment")
+    if not isinstance(head, dict):
+        raise InputError(source, "experiment", "missing [experiment] table (name, game, games, seed)")
+    for key in head:
+        if key not in EXPERIMENT_KEYS:
+            raise cfg.unknown_key_error(str(source), "experiment.", key, EXPERIMENT_KEYS)
+    for key in ("name", "game"):
+        if not isinstance(head.get(key), str) or not head.get(key):
+            raise InputError(source, f"experiment.{key}", "expected a non-empty string")
+    name = head["name"]
+    if not all(c.isalnum() or c in "-_." for c in name):
+        raise InputError(source, "experiment.name", f"expected letters, digits, '-', '_' or '.', got {name!r}")
+    if not is_game(head["game"]):
+        raise InputError(source, "experiment.game", f"unknown game {head['game']!r}; expected one of {', '.join(game_names())}")
+    game = get_game(head["game"])
+    games = _require_int(source, "experiment.games", head.get("games", 1000), 1)
+    seed = _require_int(source, "experiment.seed", head.get("seed", 0), 0)
+    chunk = _require_int(source, "experiment.chunk", head.get("chunk", 4096), 1)
+
+    base_raw = raw.get("config", {})
+    if not isinstance(base_raw, dict):
+        raise InputError(source, "config", "expected a table of rule settings")
+    base = _build_config(game, base_raw, source, "config.")
+    seats = _parse_seats(source, raw.get("seats"))
+    expected_slots = getattr(base, "players", len(seats))
+    if len(seats) != expected_slots:
+        raise InputError(source, "seats", f"expected {expected_slots} [[seats]] tables (config.players = "
+                         f"{expected_slots}; automas are not listed), got {len(seats)}")
+
+    if "variants" in raw and "sweep" in raw:
+        raise InputError(source, "sweep", "use either [variants] or [sweep], not both")
+    variants: dict = {}
+    sweep: dict = {}
+    if "variants" in raw:
+        table = raw["variants"]
+        if not isinstance(table, dict) or not table:
+            raise InputError(source, "variants", "expected [variants.NAME] tables of config overrides")
+        for vname, overrides in table.items():
+            if not isinstance(overrides, dict):
+                raise InputError(source, f"variants.{vname}", "expected a table of config overrides")
+            variants[vname] = _build_config(game, {**base_raw, **overrides}, source, f"variants.{vname}.")
+    elif "sweep" in raw:
+        sweep = raw["sweep"]
+        for label, overrides in _sweep_variants(source, sweep):
+            variants[label] = _build_config(game, {**base_raw, **overrides}, source, "sweep.")
+    else:
+        variants["base"] = base
+    for vname, conf in variants.items():
+        if getattr(conf, "players", len(seats)) != len(seats):
+            raise InputError(source, f"variants.{vname}.players", "a variant cannot change the number of players")
+    return Experiment(source, name, head["game"], head.get("description", ""), games, seed, chunk,
+                      seats, variants, dict(sweep))

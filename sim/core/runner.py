@@ -1,0 +1,210 @@
+"""Play an experiment: chunks of games in parallel (joblib: loky, or Dask), one shard per chunk.
+
+A chunk is a range of game indices of one variant. Each chunk is played by ``play_games`` (the
+engine's loop: legal actions, strategies, step, until all games are over) and written as one
+shard. Chunks already on disk are skipped, so an interrupted run resumes where it stopped;
+since every random draw is keyed by (seed, game index), the rows do not depend on the chunk
+size, the number of jobs or the backend.
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from pathlib import Path
+
+import joblib
+import numpy as np
+import polars as pl
+
+from sim.core import results as res
+from sim.core import rng as rngmod
+from sim.core.errors import InputError
+from sim.core.experiment import Experiment
+from sim.core.game import take
+from strategies import registry
+from strategies.base import StrategyRng
+
+COMPACT_FRACTION = 0.25   # drop finished games from the batch once this share is done
+
+
+def make_strategies(exp: Experiment, variant: str, game, content):
+    return [registry.make(s.strategy, s.params, game, content, str(exp.path), f"seats[{i}]")
+            for i, s in enumerate(exp.seats)]
+
+
+def play_games(game, config, content, strategies, seed: int, game_ids: np.ndarray, on_step=None):
+    """Play the games ``game_ids`` to the end; returns (outcome dict, game ids in outcome order).
+
+    Finished games are taken out of the batch as it goes (their outcome kept), so the work per
+    step follows the games still running. ``on_step(before, after, actions)`` is a hook for
+    logs (it costs a copy of the state per step, so only replays use it).
+    """
+    game_ids = np.asarray(game_ids, dtype=np.int64)
+    state = game.init(config, content, game_ids, seed)
+    keys = np.stack([rngmod.stream_keys(seed, game_ids, "strategy", slot) for slot in range(len(strategies))])
+    decisions = np.zeros(len(game_ids), dtype=np.int64)
+    ids = game_ids.copy()
+    live = np.arange(len(game_ids))           # row of each live game in keys/decisions
+    finished = []
+    while len(ids):
+        done = game.done(state)
+        if done.any():
+            if done.all() or done.mean() >= COMPACT_FRACTION:
+                finished.append((game.outcome(take(state, np.nonzero(done)[0])), ids[done]))
+                keep = np.nonzero(~done)[0]
+                state, ids, live = take(state, keep), ids[keep], live[keep]
+                if not len(ids):
+                    break
+                done = done[keep]
+        decider = game.decider(state)
+        legal = game.legal_actions(state)
+        slots = game.slot_of(state)[np.arange(len(ids)), np.maximum(decider, 0)]
+        actions = np.zeros(len(ids), dtype=np.int64)
+        active = ~done
+        for slot, strategy in enumerate(strategies):
+            idx = np.nonzero(active & (slots == slot))[0]
+            if not len(idx):
+                continue
+            obs = game.observe(take(state, idx), decider[idx])
+            srng = StrategyRng(keys[slot, live[idx]], decisions[live[idx]])
+            actions[idx] = strategy.act(obs, legal[idx], srng)
+        decisions[live[active]] += 1
+        if on_step is None:
+            state = game.step(state, actions)
+        else:
+            before = take(state, np.arange(len(ids)))
+            state = game.step(state, actions)
+            on_step(before, state, actions)
+    return _concat_outcomes(finished)
+
+
+def _concat_outcomes(parts):
+    per_seat = {k: np.concatenate([p[0]["per_seat"][k] for p in parts]) for k in parts[0][0]["per_seat"]}
+    per_game = {k: np.concatenate([p[0]["per_game"][k] for p in parts]) for k in parts[0][0]["per_game"]}
+    ids = np.concatenate([p[1] for p in parts])
+    order = np.argsort(ids, kind="stable")
+    return ({"per_seat": {k: v[order] for k, v in per_seat.items()},
+             "per_game": {k: v[order] for k, v in per_game.items()}}, ids[order])
+
+
+def play_chunk(exp: Experiment, variant: str, first: int, stop: int) -> pl.DataFrame:
+    """Play games [first, stop) of one variant and return their long results rows."""
+    game = exp.game_module()
+    config = exp.variants[variant]
+    content = exp.content(variant)
+    strategies = make_strategies(exp, variant, game, content)
+    outcome, ids = play_games(game, config, content, strategies, exp.seed, np.arange(first, stop))
+    meta = {"experiment": exp.name, "game_name": exp.game, "variant": variant,
+            "config_hash": exp.config_hash(variant), "seed": exp.seed}
+    return res.long_table(outcome, meta, ids, [s.strategy for s in exp.seats])
+
+
+def _run_task(exp: Experiment, variant: str, first: int, stop: int, variant_dir: str) -> tuple[int, float]:
+    started = time.perf_counter()
+    df = play_chunk(exp, variant, first, stop)
+    res.write_shard(df, Path(variant_dir), first, stop - 1)
+    return stop - first, time.perf_counter() - started
+
+
+def manifest_for(exp: Experiment, variants) -> dict:
+    return {
+        "version": res.MANIFEST_VERSION, "experiment": exp.name, "game_name": exp.game,
+        "experiment_file": str(exp.path), "seed": exp.seed,
+        "variants": {v: {"config_hash": exp.config_hash(v)} for v in variants},
+        "seats": [{"strategy": s.strategy, "params": s.params} for s in exp.seats],
+    }
+
+
+class _Progress:
+    """A progress bar on a terminal (chunks, games/s, time left); plain log lines otherwise."""
+
+    def __init__(self, total_chunks: int, total_games: int, enabled: bool):
+        self.total_chunks, self.total_games = total_chunks, total_games
+        self.chunks = self.games = 0
+        self.started = time.perf_counter()
+        self.last_line = 0.0
+        self.bar = None
+        if enabled and sys.stderr.isatty():
+            from tqdm import tqdm
+            self.bar = tqdm(total=total_games, unit="game", unit_scale=True, dynamic_ncols=True)
+        self.enabled = enabled
+
+    def update(self, games: int):
+        self.chunks += 1
+        self.games += games
+        if self.bar is not None:
+            self.bar.update(games)
+            self.bar.set_postfix_str(f"chunks {self.chunks}/{self.total_chunks}")
+            return
+        now = time.perf_counter()
+        if self.enabled and (now - self.last_line > 10 or self.chunks == self.total_chunks):
+            self.last_line = now
+            rate = self.games / max(now - self.started, 1e-9)
+            left = (self.total_games - self.games) / rate if rate else float("nan")
+            print(f"chunks {self.chunks}/{self.total_chunks}, {self.games} games, "
+                  f"{rate:,.0f} games/s, {left:,.0f} s left", file=sys.stderr, flush=True)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+@contextlib.contextmanager
+def _backend(backend: str, scheduler: str | None, jobs: int):
+    if backend == "loky":
+        yield {"n_jobs": jobs, "backend": "loky"}
+        return
+    if backend != "dask":
+        raise InputError("command line", "--backend", f"expected 'loky' or 'dask', got {backend!r}")
+    if not scheduler:
+        raise InputError("command line", "--scheduler", "the dask backend needs a scheduler address")
+    from dask.distributed import Client
+    try:
+        client = Client(scheduler, timeout="20s")
+    except OSError as err:
+        raise InputError("command line", "--scheduler", f"cannot reach Dask scheduler {scheduler}: {err}") from None
+    try:
+        with joblib.parallel_config(backend="dask"):
+            yield {"n_jobs": -1}
+    finally:
+        client.close()
+
+
+def run_experiment(exp: Experiment, out_root="results", jobs: int = 1, chunk: int | None = None,
+                   backend: str = "loky", scheduler: str | None = None, variants=None,
+                   first_game: int = 0, games: int | None = None, progress: bool = False) -> Path:
+    """Play games [first_game, first_game + games) of each selected variant; returns the results dir."""
+    chunk = chunk or exp.chunk
+    games = exp.games if games is None else games
+    if jobs < 1 and jobs != -1:
+        raise InputError("command line", "--jobs", f"expected a positive number of jobs, got {jobs}")
+    variants = list(variants or exp.variants)
+    for v in variants:
+        if v not in exp.variants:
+            raise InputError(exp.path, "variants", f"unknown variant {v!r}; expected one of {', '.join(exp.variants)}")
+    for v in variants:              # validates content and strategies before anything is written
+        make_strategies(exp, v, exp.game_module(), exp.content(v))
+    results_dir = exp.results_dir(out_root)
+    res.check_or_write_manifest(results_dir, manifest_for(exp, variants))
+    tasks = []
+    for v in variants:
+        vdir = results_dir / v
+        res.remove_partial_files(vdir)
+        for a, b in res.missing_ranges(res.covered_games(vdir), first_game, first_game + games, chunk):
+            tasks.append((v, a, b, str(vdir)))
+    bar = _Progress(len(tasks), sum(b - a for _, a, b, _ in tasks), progress)
+    try:
+        if not tasks:
+            return results_dir
+        with _backend(backend, scheduler, jobs) as options:
+            if options.get("n_jobs") == 1:
+                for v, a, b, d in tasks:
+                    bar.update(_run_task(exp, v, a, b, d)[0])
+            else:
+                parallel = joblib.Parallel(return_as="generator_unordered", **options)
+                for n, _seconds in parallel(joblib.delayed(_run_task)(exp, v, a, b, d) for v, a, b, d in tasks):
+                    bar.update(n)
+    finally:
+        bar.close()
+    return results_dir

@@ -1,0 +1,361 @@
+"""Final scoring of Red Rising (RR-E9..RR-E19, Au Toma RR-V37..RR-V43), vectorised over games.
+
+``score_final`` runs once at the end of every simulated game, so everything that depends only
+on the content (colours, core values, end-bonus terms, filter matches, wildcard options) is
+turned into numpy tables once per ``Content`` (``scoring_tables``) and the per-batch work is a
+handful of array operations. Loops run over players, wildcard slots and term kinds, never over
+games.
+
+Card points (RR-E9) of a player are the core values of the hand plus the end-bonus terms of
+the hand cards (RR-R55..RR-R59, RR-V48). Terms that look at the hand count the *other* hand
+cards (RR-R41): for a term of card ``c`` with filter ``f`` the count is "hand cards matching
+``f``" minus "does ``c`` itself match ``f``". Wildcards (RR-R51..RR-R54, RR-A19) only change
+how hand cards match filters; they are fixed greedily (see ``_fix_wildcards``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.games.red_rising import zones
+from sim.games.red_rising.content_types import Card, Content, Filter
+
+# End-bonus kinds as codes. The first three count the other hand cards (wildcards matter);
+# the next two count printed cards on the board / in the banished pile; the last two compare
+# hand sizes.
+FOR_EACH, IF_WITH, IF_WITH_NO, ON_LOCATIONS, BANISHED, HAND_MORE, HAND_FEWER = range(7)
+_KIND = {"for_each": FOR_EACH, "if_with": IF_WITH, "if_with_no": IF_WITH_NO,
+         "for_each_on_locations": ON_LOCATIONS, "for_each_banished": BANISHED}
+_COMPARE = {"more_than_each_opponent": HAND_MORE, "fewer_than_each_opponent": HAND_FEWER}
+_HAND_KINDS = (FOR_EACH, IF_WITH, IF_WITH_NO)
+
+COMPONENTS = ("score_cards", "score_fleet", "score_helium", "score_sovereign", "score_influence",
+              "score_hand_penalty", "score_automa_base")
+INFLUENCE_RATES = (4, 2, 1)          # per cube for first, second, any other place (RR-E13)
+
+
+def matches(filt: Filter, card: Card, colours=None, names=None) -> bool:
+    """Does ``card`` match ``filt`` (RR-A2)? ``colours``/``names`` are the sets the card counts as.
+
+    By default a card counts only as its printed colour and name. A grey card fixed to colour X
+    counts as both Grey and X, an orange card fixed to name N as both its printed name and N
+    (RR-R51, RR-R54): ``colour`` / ``name`` need one of the set, ``not_colour`` none of it.
+    """
+    colours = {card.colour} if colours is None else colours
+    names = {card.name} if names is None else names
+    if filt.colour is not None and not colours & set(filt.colour):
+        return False
+    if filt.not_colour is not None and colours & set(filt.not_colour):
+        return False
+    if filt.name is not None and not names & set(filt.name):
+        return False
+    if filt.parity is not None and (card.core % 2 == 0) != (filt.parity == "even"):   # RR-R66
+        return False
+    if filt.core_min is not None and card.core < filt.core_min:
+        return False
+    if filt.core_max is not None and card.core > filt.core_max:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class WildcardSlot:
+    """One wildcard choice to fix at scoring: a grey card's colour or an orange card's name.
+
+    ``options[0]`` is "declined" (printed colour/name only); ``delta[x, f]`` is how option ``x``
+    changes whether the card matches filter ``f`` (-1, 0 or +1). Options that change nothing
+    are left out: they always tie with declining, which comes first (RR-A19 greedy rule).
+    """
+
+    card: int
+    kind: str                      # "colour" | "name"
+    options: tuple[str, ...]       # option labels; options[0] == "" (declined)
+    delta: np.ndarray              # int32[X, F]
+    terms: np.ndarray              # hand terms whose filter some option changes (int[T_s])
+
+
+@dataclass(frozen=True)
+class ScoringTables:
+    """Per-content lookup arrays for ``score_final`` (built once by ``scoring_tables``)."""
+
+    core: np.ndarray               # int32[C]
+    odd: np.ndarray                # int8[C]: core value is odd (RR-V40, 0 is even)
+    match: np.ndarray              # float32[C, F]: printed card c matches filter f
+    term_card: np.ndarray          # int[T]: card carrying end-bonus term t
+    term_kind: np.ndarray          # int[T]: FOR_EACH ... HAND_FEWER
+    term_points: np.ndarray        # int32[T]
+    term_filter: np.ndarray        # int[T]: filter index (0 for hand comparisons; unused there)
+    self_match: np.ndarray         # int32[T]: the term's own card matches its filter (printed)
+    wildcards: tuple[WildcardSlot, ...]
+
+
+_CACHE: dict[int, tuple[Content, ScoringTables]] = {}
+
+
+def scoring_tables(content: Content) -> ScoringTables:
+    """The lookup arrays of ``content``, built on first use and cached per content object."""
+    hit = _CACHE.get(id(content))
+    if hit is not None and hit[0] is content:
+        return hit[1]
+    tables = _build_tables(content)
+    if len(_CACHE) > 32:                       # content objects are few; keep the cache small
+        _CACHE.clear()
+    _CACHE[id(content)] = (content, tables)
+    return tables
+
+
+def _build_tables(content: Content) -> ScoringTables:
+    cards = content.cards
+    filters: dict[Filter, int] = {Filter(): 0}
+    rows = []                                  # (card, kind, points, filter index)
+    for card in cards:
+        for term in card.end_bonus:
+            if term.kind == "hand_compare":
+                kind, f = _COMPARE[term.compare], 0
+            else:
+                kind, f = _KIND[term.kind], filters.setdefault(term.filter, len(filters))
+            rows.append((card.index, kind, term.points, f))
+    filter_list = list(filters)
+    match = np.array([[matches(f, c) for f in filter_list] for c in cards], dtype=np.float32)
+    match = match.reshape(len(cards), len(filter_list))
+    term = np.array(rows, dtype=np.int64).reshape(-1, 4)
+    term_card, term_kind, term_points, term_filter = term.T
+    hand_filters = sorted({f for _, k, _, f in rows if k in _HAND_KINDS})
+    return ScoringTables(
+        core=np.array([c.core for c in cards], dtype=np.int32),
+        odd=np.array([c.core % 2 for c in cards], dtype=np.int8),
+        match=match,
+        term_card=term_card, term_kind=term_kind, term_points=term_points.astype(np.int32),
+        term_filter=term_filter,
+        self_match=match[term_card, term_filter].astype(np.int32),
+        wildcards=_wildcard_slots(content, filter_list, match, hand_filters, term_kind, term_filter),
+    )
+
+
+def _wildcard_slots(content, filter_list, match, hand_filters, term_kind, term_filter):
+    """Wildcard slots in card-index order (a card with both flags: colour slot first).
+
+    Candidate order is the one of the greedy rule: colours in ``meta.colours`` order, names
+    in card-index order of their first card; the card's own colour/name is not a candidate.
+    Only filters of hand-counting terms matter, since wildcards apply to the owner's hand.
+    """
+    names = list(dict.fromkeys(c.name for c in content.cards))
+    hand_mask = np.zeros(len(filter_list), dtype=bool)
+    hand_mask[hand_filters] = True
+    hand_term = np.isin(term_kind, _HAND_KINDS)
+    slots = []
+    for card in content.cards:
+        wanted = []
+        if card.colour_wildcard:
+            wanted.append(("colour", [x for x in content.colours if x != card.colour],
+                           lambda x, c=card: ({c.colour, x}, None)))
+        if card.name_wildcard:
+            wanted.append(("name", [n for n in names if n != card.name],
+                           lambda n, c=card: (None, {c.name, n})))
+        for kind, candidates, counts_as in wanted:
+            options, deltas = [""], [np.zeros(len(filter_list), dtype=np.int32)]
+            for cand in candidates:
+                colours, names_ = counts_as(cand)
+                row = np.array([matches(f, card, colours, names_) for f in filter_list], dtype=np.int32)
+                row = (row - match[card.index].astype(np.int32)) * hand_mask
+                if row.any():
+                    options.append(cand)
+                    deltas.append(row)
+            if len(options) == 1:
+                continue                       # no choice can change any score
+            delta = np.stack(deltas)
+            touched = delta.any(axis=0)
+            terms = np.nonzero(hand_term & touched[term_filter])[0]
+            slots.append(WildcardSlot(card.index, kind, tuple(options), delta, terms))
+    return tuple(slots)
+
+
+# ----------------------------------------------------------------------------------------
+# Card points
+
+
+def _term_values(kind, points, count):
+    """Value of hand-counting terms given the number of matching *other* hand cards."""
+    return np.where(kind == FOR_EACH, points * count,
+                    np.where(kind == IF_WITH, points * (count > 0),
+                             np.where(kind == IF_WITH_NO, points * (count == 0), 0)))
+
+
+def _fix_wildcards(t: ScoringTables, hand, counts, self_match, owner_ok):
+    """Fix every wildcard in a player's hand greedily (RR-A19, docs/red_rising_model.md).
+
+    Slot by slot in card-index order, the owner's card points are evaluated for every option
+    given the options fixed before (later slots still declined); the first best is kept.
+    ``counts`` [B, P, F] (matching hand cards) and ``self_match`` [B, T] are updated in place.
+    Returns the chosen option index per game and slot (0 = declined / not held by a player).
+    """
+    batch = hand.shape[0]
+    choice = np.zeros((batch, len(t.wildcards)), dtype=np.int16)
+    games = np.arange(batch)
+    for s, slot in enumerate(t.wildcards):
+        owner = np.argmax(hand[:, :, slot.card], axis=1)
+        g = np.nonzero(hand[games, owner, slot.card] & owner_ok[games, owner])[0]
+        if g.size == 0:
+            continue
+        o = owner[g]
+        terms = slot.terms
+        tf = t.term_filter[terms]
+        held = hand[g[:, None], o[:, None], t.term_card[terms][None, :]]                  # [n, Ts]
+        other = counts[g[:, None], o[:, None], tf[None, :]] - self_match[g[:, None], terms[None, :]]
+        # The slot's own terms count the other cards: its choice changes both sides equally.
+        shift = slot.delta[:, tf] * (t.term_card[terms] != slot.card)                     # [X, Ts]
+        value = _term_values(t.term_kind[terms], t.term_points[terms], other[:, None, :] + shift[None])
+        best = np.argmax((value * held[:, None, :]).sum(axis=2), axis=1)                  # first best
+        counts[g, o] += slot.delta[best]
+        own = np.nonzero(t.term_card == slot.card)[0]
+        self_match[g[:, None], own[None, :]] += slot.delta[best][:, t.term_filter[own]]
+        choice[g, s] = best
+    return choice
+
+
+def _player_card_points(t: ScoringTables, where, hand, sizes, is_automa):
+    """Card points of every seat as a player (RR-E9): core values plus end bonuses.
+
+    Au Toma's row is computed too but replaced by ``_automa_card_points``; her cards never
+    take wildcard choices and never count for anyone's hand terms (RR-A27).
+    """
+    handf = hand.astype(np.float32)
+    counts = np.rint(handf @ t.match).astype(np.int32)                                    # [B, P, F]
+    self_match = np.broadcast_to(t.self_match, (hand.shape[0], t.self_match.size)).copy()
+    choice = _fix_wildcards(t, hand, counts, self_match, ~is_automa)
+    points = np.rint(handf @ t.core.astype(np.float32)).astype(np.int32)
+    held = hand[:, :, t.term_card]                                                        # [B, P, T]
+    kind, pts = t.term_kind, t.term_points
+    value = _term_values(kind, pts, counts[:, :, t.term_filter] - self_match[:, None, :])
+    for code, zone_mask in ((ON_LOCATIONS, where <= zones.INSTITUTE), (BANISHED, where == zones.BANISHED)):
+        n = np.rint(zone_mask.astype(np.float32) @ t.match).astype(np.int32)[:, t.term_filter]  # [B, T]
+        value = np.where(kind == code, pts * n[:, None, :], value)
+    # RR-V48: Au Toma's hand counts as a third of its size (rounded down, before RR-V41).
+    compared = np.where(is_automa, sizes // 3, sizes)
+    for code, others, beats in ((HAND_MORE, _others(compared, np.max, -1), np.greater),
+                                (HAND_FEWER, _others(compared, np.min, 1 << 30), np.less)):
+        value = np.where(kind == code, pts * beats(sizes, others)[:, :, None], value)
+    return points + (value * held).sum(axis=2, dtype=np.int32), choice
+
+
+def _others(values, reduce, fill):
+    """``reduce`` over the other seats' values, per seat: [B, P] -> [B, P]."""
+    p = values.shape[1]
+    eye = np.eye(p, dtype=bool)
+    grid = np.where(eye[None], fill, values[:, None, :])
+    return reduce(grid, axis=2)
+
+
+def _automa_card_points(content, config, hand, sizes, parity):
+    """Au Toma's card points (RR-V40..RR-V43): matching/non-matching cards after RR-V41."""
+    level = content.automa_levels[config.automa_level]
+    odd = scoring_tables(content).odd
+    matching = (hand & (odd[None, None, :] == parity[:, None, None])).sum(axis=2)
+    other = sizes - matching
+    excess = np.maximum(sizes - content.automa_hand_limit, 0)
+    drop_other = np.minimum(other, excess)
+    drop_matching = excess - drop_other
+    return (level.matching * (matching - drop_matching) + level.non_matching * (other - drop_other),
+            level.start_points)
+
+
+# ----------------------------------------------------------------------------------------
+# Influence and ranking
+
+
+def influence_points(cubes, tie_mode: str, neutral_cubes: int | None):
+    """Influence (RR-E13..RR-E15, RR-A11): 4/2/1 per cube by place among the cube counts.
+
+    ``neutral_cubes`` (2-seat games, RR-S14) adds a neutral entry that takes a place but
+    scores nothing. ``dense``: place = number of distinct higher counts; ``competition``:
+    number of entries with a higher count.
+    """
+    cubes = np.asarray(cubes)
+    entries = cubes
+    if neutral_cubes is not None:
+        entries = np.concatenate([cubes, np.full((cubes.shape[0], 1), neutral_cubes, cubes.dtype)], axis=1)
+    higher = entries[:, None, :] > entries[:, :, None]                                   # [B, i, j]: j > i
+    if tie_mode == "dense":
+        n = entries.shape[1]
+        earlier = np.tri(n, k=-1, dtype=bool)                                             # [j, k]: k < j
+        first = ~((entries[:, :, None] == entries[:, None, :]) & earlier[None]).any(axis=2)  # j's value is new
+        place = (higher & first[:, None, :]).sum(axis=2)
+    elif tie_mode == "competition":
+        place = higher.sum(axis=2)
+    else:
+        raise ValueError(f"unknown influence_tie_mode {tie_mode!r}")
+    rate = np.asarray(INFLUENCE_RATES)[np.minimum(place, len(INFLUENCE_RATES) - 1)]
+    return (rate * entries)[:, : cubes.shape[1]]
+
+
+def rank_and_share(score, holds_sovereign):
+    """Ranks and win shares (RR-E17..RR-E19): the Sovereign holder wins ties, others share."""
+    s, v = score[:, None, :], holds_sovereign[:, None, :]
+    ahead = (s > score[:, :, None]) | ((s == score[:, :, None]) & (v > holds_sovereign[:, :, None]))
+    rank = 1 + ahead.sum(axis=2)
+    first = rank == 1
+    share = first / first.sum(axis=1, keepdims=True)
+    return rank.astype(np.int8), share.astype(np.float64)
+
+
+# ----------------------------------------------------------------------------------------
+# Public entry points
+
+
+def _hands(where, seats: int):
+    """bool[B, P, C]: card c is in the hand of seat p."""
+    codes = zones.HAND0 + np.arange(seats, dtype=np.int16)
+    return np.asarray(where)[:, None, :] == codes[None, :, None]
+
+
+def score_final(content: Content, config, where, helium, fleet, cubes, sovereign, automa_seat, parity):
+    """Final scores of a batch of games (RR-E9..RR-E19, RR-V37..RR-V43).
+
+    ``where`` int[B, C] card codes (zones.py), ``helium``/``fleet``/``cubes`` int[B, P] (seats in
+    turn order), ``sovereign`` int[B] holder or -1, ``automa_seat`` int[B] Au Toma's seat or -1,
+    ``parity`` int[B] odd/even card (0 = EVEN, 1 = ODD; read only in games with Au Toma).
+    Returns int32[B, P] ``score_*`` components and ``score`` (their sum), int8 ``rank`` and
+    float64 ``win_share``.
+    """
+    t = scoring_tables(content)
+    where = np.asarray(where)
+    helium, fleet, cubes = (np.asarray(a) for a in (helium, fleet, cubes))
+    batch, seats = helium.shape
+    seat = np.arange(seats)
+    is_automa = seat[None, :] == np.asarray(automa_seat)[:, None]
+    holder = seat[None, :] == np.asarray(sovereign)[:, None]
+    hand = _hands(where, seats)
+    sizes = hand.sum(axis=2)
+
+    cards, _ = _player_card_points(t, where, hand, sizes, is_automa)
+    automa_cards, start = _automa_card_points(content, config, hand, sizes, np.asarray(parity))
+    neutral = config.neutral_cubes if seats == 2 else None
+    out = {
+        "score_cards": np.where(is_automa, automa_cards, cards),
+        "score_fleet": np.asarray(content.fleet_points)[fleet],
+        "score_helium": helium * config.helium_points,
+        "score_sovereign": holder * config.sovereign_points,
+        "score_influence": influence_points(cubes, config.influence_tie_mode, neutral),
+        "score_hand_penalty": np.where(is_automa, 0,
+                                       -config.hand_penalty * np.maximum(sizes - config.hand_limit, 0)),
+        "score_automa_base": is_automa * start,
+    }
+    out = {k: np.asarray(v, dtype=np.int32).reshape(batch, seats) for k, v in out.items()}
+    out["score"] = sum(out[k] for k in COMPONENTS).astype(np.int32)
+    out["rank"], out["win_share"] = rank_and_share(out["score"], holder)
+    return out
+
+
+def wildcard_choices(content: Content, where, automa_seat, seats: int) -> list[dict[int, str]]:
+    """Per game, the wildcard choices scoring makes: {card index: chosen colour or name}.
+
+    Only cards whose choice differs from declining are listed (for position reports and logs).
+    """
+    t = scoring_tables(content)
+    where = np.asarray(where)
+    hand = _hands(where, seats)
+    is_automa = np.arange(seats)[None, :] == np.asarray(automa_seat)[:, None]
+    _, choice = _player_card_points(t, where, hand, hand.sum(axis=2), is_automa)
+    return [{slot.card: slot.options[x] for slot, x in zip(t.wildcards, row) if x}
+            for row in choice]

@@ -1,0 +1,66 @@
+"""What every strategy is: a named, parameterised, vectorised chooser of legal actions.
+
+``act(obs, legal, rng)`` returns one action per game of the batch. ``obs`` is what the
+deciding player may know (the game's ``observe``); ``legal`` is bool[b, A]; ``rng`` gives the
+strategy its own counter-based random numbers, so its random choices never depend on the batch.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from sim.core import rng as rngmod
+
+
+@dataclasses.dataclass(frozen=True)
+class NoParams:
+    """A strategy without parameters."""
+
+
+class StrategyRng:
+    """Random numbers of one strategy for one decision of each game in a batch.
+
+    Keyed by (experiment seed, game, "strategy", slot) with the game's decision counter, so a
+    game's choices are the same in any batch.
+    """
+
+    def __init__(self, keys: np.ndarray, counter: np.ndarray):
+        self.keys = keys
+        self.counter = np.asarray(counter, dtype=np.int64)
+
+    def uniform(self, k: int = 1) -> np.ndarray:
+        """float[b, k] uniform draws, fresh for this decision."""
+        offsets = self.counter[:, None] * 1024 + np.arange(k, dtype=np.int64)
+        return rngmod.uniform(self.keys[:, None], offsets)
+
+    def take(self, index) -> "StrategyRng":
+        return StrategyRng(self.keys[index], self.counter[index])
+
+
+def choose_uniform(legal: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Pick, per row, the legal action of rank floor(u * n_legal) (u: float[b])."""
+    counts = legal.sum(axis=1)
+    rank = np.minimum((u * counts).astype(np.int64), np.maximum(counts - 1, 0))
+    cum = np.cumsum(legal, axis=1)
+    return np.argmax(cum > rank[:, None], axis=1)
+
+
+def argmax_tiebreak(values: np.ndarray, legal: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The legal action of highest value per row; ties broken at random by ``u`` (float[b, A])."""
+    scored = np.where(legal, values + 1e-9 * u, -np.inf)
+    return np.argmax(scored, axis=1)
+
+
+class Strategy:
+    """Base class: subclasses set ``name``, ``Params`` and implement ``act``."""
+
+    name = "strategy"
+    Params = NoParams
+    games: tuple[str, ...] = ()      # games it can play; empty = any game
+
+    def __init__(self, game, content, params):
+        self.game, self.content, self.params = game, content, params
+
+    def act(self, obs, legal: np.ndarray, rng: StrategyRng) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError

@@ -1,0 +1,55 @@
+"""Strategies that play any game: uniform random, and a one-step lookahead."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from sim.core.game import take
+from strategies.base import Strategy, StrategyRng, argmax_tiebreak, choose_uniform
+
+
+class RandomStrategy(Strategy):
+    """Uniform among the legal actions: the baseline every other strategy should beat."""
+
+    name = "random"
+
+    def act(self, obs, legal, rng: StrategyRng):
+        return choose_uniform(legal, rng.uniform(1)[:, 0])
+
+
+@dataclasses.dataclass(frozen=True)
+class LookaheadParams:
+    """Weights passed to the game's ``position_value`` (keys documented by each game)."""
+
+    weights: dict = dataclasses.field(default_factory=dict)
+
+
+class LookaheadStrategy(Strategy):
+    """Try every legal action on a sampled position and keep the best resulting value.
+
+    Works for any game that offers ``sample_state(obs, keys)`` (a full state consistent with
+    what the player knows, hidden information dealt at random) and ``position_value(state,
+    players, weights)``. Hidden information is never read: the state is rebuilt from ``obs``.
+    """
+
+    name = "lookahead"
+    Params = LookaheadParams
+
+    def __init__(self, game, content, params):
+        super().__init__(game, content, params)
+        for needed in ("sample_state", "position_value"):
+            if not hasattr(game, needed):
+                raise ValueError(f"game {game.name} offers no {needed}; lookahead cannot play it")
+
+    def act(self, obs, legal, rng: StrategyRng):
+        b, a = legal.shape
+        players = np.asarray(obs.player)
+        sample_keys = (rng.uniform(1)[:, 0] * 2**53).astype(np.uint64)
+        state = self.game.sample_state(obs, sample_keys)
+        rows, acts = np.nonzero(legal)
+        trial = self.game.step(take(state, rows), acts)
+        value = self.game.position_value(trial, players[rows], dict(self.params.weights))
+        table = np.full((b, a), -np.inf)
+        table[rows, acts] = value
+        return argmax_tiebreak(np.where(np.isfinite(table), table, 0.0), legal, rng.uniform(a))

@@ -1,0 +1,54 @@
+"""Strategies by name, with their parameters validated from the experiment file."""
+from __future__ import annotations
+
+import difflib
+import importlib
+
+from sim.core import config as cfg
+from sim.core.errors import InputError
+
+# name -> "module:Class"; game modules register their scripted strategies here.
+_STRATEGIES = {
+    "random": "strategies.generic:RandomStrategy",
+    "lookahead": "strategies.generic:LookaheadStrategy",
+}
+
+
+def register(name: str, target: str) -> None:
+    _STRATEGIES[name] = target
+
+
+def strategy_class(name: str):
+    module, cls = _STRATEGIES[name].split(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def make(name: str, params: dict, game, content, source: str = "experiment", place: str = "seats"):
+    """Instantiate strategy ``name`` for ``game``; unknown names or parameters are InputErrors."""
+    _load_game_strategies(game.name)
+    if name not in _STRATEGIES:
+        names = available(game.name)
+        hint = difflib.get_close_matches(name, names, n=1)
+        expected = f"did you mean {hint[0]!r}?" if hint else "expected one of: " + ", ".join(names)
+        raise InputError(source, f"{place}.strategy", f"unknown strategy {name!r}; {expected}")
+    cls = strategy_class(name)
+    if cls.games and game.name not in cls.games:
+        raise InputError(source, f"{place}.strategy", f"{name!r} plays only {', '.join(cls.games)}, not {game.name}")
+    p = cfg.build(cls.Params, params, source, f"{place}.params.")
+    try:
+        return cls(game, content, p)
+    except ValueError as err:
+        raise InputError(source, f"{place}.strategy", str(err)) from None
+
+
+def available(game_name: str) -> list[str]:
+    _load_game_strategies(game_name)
+    return sorted(n for n in _STRATEGIES if not strategy_class(n).games or game_name in strategy_class(n).games)
+
+
+def _load_game_strategies(game_name: str) -> None:
+    try:
+        importlib.import_module(f"strategies.{game_name}")
+    except ModuleNotFoundError as err:
+        if err.name != f"strategies.{game_name}":
+            raise

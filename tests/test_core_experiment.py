@@ -1,0 +1,74 @@
+"""Experiment files: valid files load; every mistake is a one-line error naming file and key."""
+import pytest
+
+from sim.core.errors import InputError
+from sim.core.experiment import load_experiment
+
+BASE = """
+[experiment]
+name = "t"
+game = "tests.toy_game"
+games = 10
+seed = 1
+
+[config]
+players = 2
+
+[[seats]]
+strategy = "random"
+[[seats]]
+strategy = "random"
+"""
+
+
+def write(tmp_path, text):
+    path = tmp_path / "exp.toml"
+    path.write_text(text)
+    return path
+
+
+def test_valid_file_loads_with_base_variant(tmp_path):
+    exp = load_experiment(write(tmp_path, BASE))
+    assert exp.name == "t" and exp.games == 10 and list(exp.variants) == ["base"]
+    assert exp.variants["base"].players == 2
+    assert len(exp.config_hash("base")) == 16
+
+
+def test_variants_and_sweep(tmp_path):
+    exp = load_experiment(write(tmp_path, BASE + "\n[variants.high]\ntarget = 50\n[variants.low]\ntarget = 10\n"))
+    assert list(exp.variants) == ["high", "low"]
+    assert exp.variants["high"].target == 50
+    assert exp.config_hash("high") != exp.config_hash("low")
+    exp = load_experiment(write(tmp_path, BASE + "\n[sweep]\ntarget = [10, 20]\nbonus_points = [0, 1]\n"))
+    assert list(exp.variants) == ["target=10,bonus_points=0", "target=10,bonus_points=1",
+                                  "target=20,bonus_points=0", "target=20,bonus_points=1"]
+    assert exp.sweep == {"target": [10, 20], "bonus_points": [0, 1]}
+
+
+@pytest.mark.parametrize("text, match", [
+    (BASE.replace("games = 10", "gmaes = 10"), r"exp.toml: experiment.gmaes: unknown key; did you mean 'games'"),
+    (BASE.replace("players = 2", "player = 2"), r"config.player: unknown key; did you mean 'players'"),
+    (BASE.replace("players = 2", "players = 9"), r"config.players: expected a value from 2 to 6, got 9"),
+    (BASE.replace("players = 2", 'players = "two"'), r"config.players: expected int"),
+    (BASE.replace("games = 10", "games = 0"), r"experiment.games: expected an integer >= 1, got 0"),
+    (BASE.replace('game = "tests.toy_game"', 'game = "chess"'), r"experiment.game: unknown game 'chess'"),
+    (BASE.replace('strategy = "random"', 'strategy = "randon"', 1), r"seats\[0\].strategy: unknown strategy 'randon'; did you mean 'random'"),
+    (BASE + '[[seats]]\nstrategy = "random"\n', r"seats: expected 2 \[\[seats\]\] tables"),
+    (BASE + "\n[variants.x]\ntraget = 3\n", r"variants.x.traget: unknown key; did you mean 'target'"),
+    (BASE + "\n[sweep]\ntarget = []\n", r"sweep.target: expected a non-empty list"),
+    (BASE + "\n[extra]\n", r"exp.toml: extra: unknown key"),
+    ("[experiment\n", r"not valid TOML"),
+])
+def test_bad_files_name_file_key_and_expectation(tmp_path, text, match):
+    path = write(tmp_path, text)
+    with pytest.raises(InputError, match=match):
+        exp = load_experiment(path)
+        # strategy names are checked when the runner builds the seats
+        from sim.core.runner import make_strategies
+        for v in exp.variants:
+            make_strategies(exp, v, exp.game_module(), exp.content(v))
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(InputError, match="nope.toml: experiment file not found"):
+        load_experiment(tmp_path / "nope.toml")
