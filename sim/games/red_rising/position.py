@@ -171,9 +171,9 @@ def _content(raw: dict, config: Config, source: str) -> Content:
     if "fleet_points" not in raw:
         return content
     table = _get(raw, "fleet_points", list, source, "fleet_points")
-    if not table or not all(isinstance(v, int) and not isinstance(v, bool) for v in table):
-        raise InputError(source, "fleet_points", f"expected a non-empty list of integers (points per space), "
-                                                 f"got {json.dumps(table)}")
+    if len(table) < 2 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in table):
+        raise InputError(source, "fleet_points", "expected a list of at least two whole numbers >= 0 "
+                                                 f"(points per space, RR-A6), got {json.dumps(table)}")
     return dataclasses.replace(content, fleet_points=tuple(table))
 
 
