@@ -196,7 +196,7 @@ class Checker:
         for key in ("core_min", "core_max"):
             if key in raw:
                 out[key] = self.integer(raw[key], at(place, key), lo=0)
-        if out.get("core_min", 0) > out.get("core_max", out.get("core_min", 0)):
+        if "core_min" in out and "core_max" in out and out["core_min"] > out["core_max"]:
             self.fail(at(place, "core_min"), f"core_min {out['core_min']} is above core_max {out['core_max']}")
         return Filter(**out)
 
@@ -281,7 +281,8 @@ class Checker:
         if key == "else":
             return self.ops(value, place, seen)
         choices = OP_CHOICES.get((name, key)) or CHOICES[key]
-        return self.choice(value, place, choices, key.replace("_", " "))
+        what = "location selector" if key in ("where", "from", "to") else key.replace("_", " ")
+        return self.choice(value, place, choices, what)
 
     def check_opponent(self, raw, values, place):
         """Opponent ops: resource only (and always) with lose / gain_free; gain_free unblockable."""
@@ -323,8 +324,8 @@ def resolve(config, key: str, source: str) -> Path:
     given = getattr(config, key)
     path = Path(given) if given else DATA_DIR / DEFAULT_FILES[key]
     if not path.is_file():
-        raise InputError(source, key, f"content file not found: {str(path)!r} (resolved to "
-                                      f"{path.resolve()}); expected the {DEFAULT_FILES[key]} file")
+        raise InputError(source, key, f"content file not found: {str(path)!r} (resolved to {path.resolve()}); "
+                                      f"expected an existing file, or empty for the default {DEFAULT_FILES[key]}")
     return path
 
 

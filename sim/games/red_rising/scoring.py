@@ -72,16 +72,21 @@ class WildcardSlot:
     kind: str                      # "colour" | "name"
     options: tuple[str, ...]       # option labels; options[0] == "" (declined)
     delta: np.ndarray              # int32[X, F]
-    terms: np.ndarray              # hand terms whose filter some option changes (int[T_s])
+    shift: np.ndarray              # int32[T, X]: change of term t's count of *other* matching cards
+    touched: np.ndarray            # bool[T]: hand-counting terms some option changes
 
 
 @dataclass(frozen=True)
 class ScoringTables:
-    """Per-content lookup arrays for ``score_final`` (built once by ``scoring_tables``)."""
+    """Per-content lookup arrays for ``score_final`` (built once by ``scoring_tables``).
+
+    Terms are stored card by card: the terms of card ``c`` are ``card_terms[c]:card_terms[c+1]``.
+    """
 
     core: np.ndarray               # int32[C]
     odd: np.ndarray                # int8[C]: core value is odd (RR-V40, 0 is even)
     match: np.ndarray              # float32[C, F]: printed card c matches filter f
+    card_terms: np.ndarray         # int[C + 1]
     term_card: np.ndarray          # int[T]: card carrying end-bonus term t
     term_kind: np.ndarray          # int[T]: FOR_EACH ... HAND_FEWER
     term_points: np.ndarray        # int32[T]
@@ -121,19 +126,20 @@ def _build_tables(content: Content) -> ScoringTables:
     match = match.reshape(len(cards), len(filter_list))
     term = np.array(rows, dtype=np.int64).reshape(-1, 4)
     term_card, term_kind, term_points, term_filter = term.T
+    card_terms = np.searchsorted(term_card, np.arange(len(cards) + 1))
     hand_filters = sorted({f for _, k, _, f in rows if k in _HAND_KINDS})
+    slots = _wildcard_slots(content, filter_list, match, hand_filters, term_card, term_kind, term_filter)
     return ScoringTables(
         core=np.array([c.core for c in cards], dtype=np.int32),
         odd=np.array([c.core % 2 for c in cards], dtype=np.int8),
-        match=match,
+        match=match, card_terms=card_terms,
         term_card=term_card, term_kind=term_kind, term_points=term_points.astype(np.int32),
-        term_filter=term_filter,
-        self_match=match[term_card, term_filter].astype(np.int32),
-        wildcards=_wildcard_slots(content, filter_list, match, hand_filters, term_kind, term_filter),
+        term_filter=term_filter, self_match=match[term_card, term_filter].astype(np.int32),
+        wildcards=slots,
     )
 
 
-def _wildcard_slots(content, filter_list, match, hand_filters, term_kind, term_filter):
+def _wildcard_slots(content, filter_list, match, hand_filters, term_card, term_kind, term_filter):
     """Wildcard slots in card-index order (a card with both flags: colour slot first).
 
     Candidate order is the one of the greedy rule: colours in ``meta.colours`` order, names
@@ -165,14 +171,37 @@ def _wildcard_slots(content, filter_list, match, hand_filters, term_kind, term_f
             if len(options) == 1:
                 continue                       # no choice can change any score
             delta = np.stack(deltas)
-            touched = delta.any(axis=0)
-            terms = np.nonzero(hand_term & touched[term_filter])[0]
-            slots.append(WildcardSlot(card.index, kind, tuple(options), delta, terms))
+            # A card's own terms count the *other* cards: its own choice does not change them.
+            shift = (delta[:, term_filter] * (term_card != card.index)).T * hand_term[:, None]
+            slots.append(WildcardSlot(card.index, kind, tuple(options), delta,
+                                      np.ascontiguousarray(shift), shift.any(axis=1)))
     return tuple(slots)
 
 
 # ----------------------------------------------------------------------------------------
 # Card points
+
+
+@dataclass(frozen=True)
+class _HeldTerms:
+    """Every end-bonus term in a hand: one entry per (game, seat, term), sparse.
+
+    Hands are small next to the deck, so scoring walks these entries instead of a dense
+    [B, P, T] array.
+    """
+
+    game: np.ndarray
+    seat: np.ndarray
+    term: np.ndarray
+
+
+def _held_terms(t: ScoringTables, where, seats: int) -> _HeldTerms:
+    game, card = np.nonzero((where >= zones.HAND0) & (where < zones.HAND0 + seats))
+    seat = where[game, card] - zones.HAND0
+    first, count = t.card_terms[card], t.card_terms[card + 1] - t.card_terms[card]
+    entry = np.repeat(np.arange(card.size), count)
+    offset = np.arange(entry.size) - np.repeat(np.cumsum(count) - count, count)
+    return _HeldTerms(game[entry], seat[entry].astype(np.int64), first[entry] + offset)
 
 
 def _term_values(kind, points, count):
@@ -182,7 +211,7 @@ def _term_values(kind, points, count):
                              np.where(kind == IF_WITH_NO, points * (count == 0), 0)))
 
 
-def _fix_wildcards(t: ScoringTables, hand, counts, self_match, owner_ok):
+def _fix_wildcards(t: ScoringTables, hand, held: _HeldTerms, counts, self_match, owner_ok):
     """Fix every wildcard in a player's hand greedily (RR-A19, docs/red_rising_model.md).
 
     Slot by slot in card-index order, the owner's card points are evaluated for every option
@@ -195,20 +224,22 @@ def _fix_wildcards(t: ScoringTables, hand, counts, self_match, owner_ok):
     games = np.arange(batch)
     for s, slot in enumerate(t.wildcards):
         owner = np.argmax(hand[:, :, slot.card], axis=1)
-        g = np.nonzero(hand[games, owner, slot.card] & owner_ok[games, owner])[0]
-        if g.size == 0:
+        active = hand[games, owner, slot.card] & owner_ok[games, owner]
+        if not active.any():
             continue
+        # The owner's held terms that this slot's options can change.
+        e = np.nonzero(active[held.game] & (held.seat == owner[held.game]) & slot.touched[held.term])[0]
+        b, p, term = held.game[e], held.seat[e], held.term[e]
+        other = counts[b, p, t.term_filter[term]] - self_match[b, term]
+        value = _term_values(t.term_kind[term, None], t.term_points[term, None],
+                             other[:, None] + slot.shift[term])                            # [E, X]
+        gain = np.zeros((batch, len(slot.options)), dtype=np.int64)
+        np.add.at(gain, b, value)
+        g = np.nonzero(active)[0]
+        best = np.argmax(gain[g], axis=1)                                                   # first best
         o = owner[g]
-        terms = slot.terms
-        tf = t.term_filter[terms]
-        held = hand[g[:, None], o[:, None], t.term_card[terms][None, :]]                  # [n, Ts]
-        other = counts[g[:, None], o[:, None], tf[None, :]] - self_match[g[:, None], terms[None, :]]
-        # The slot's own terms count the other cards: its choice changes both sides equally.
-        shift = slot.delta[:, tf] * (t.term_card[terms] != slot.card)                     # [X, Ts]
-        value = _term_values(t.term_kind[terms], t.term_points[terms], other[:, None, :] + shift[None])
-        best = np.argmax((value * held[:, None, :]).sum(axis=2), axis=1)                  # first best
         counts[g, o] += slot.delta[best]
-        own = np.nonzero(t.term_card == slot.card)[0]
+        own = np.arange(t.card_terms[slot.card], t.card_terms[slot.card + 1])
         self_match[g[:, None], own[None, :]] += slot.delta[best][:, t.term_filter[own]]
         choice[g, s] = best
     return choice
@@ -219,24 +250,31 @@ def _player_card_points(t: ScoringTables, where, hand, sizes, is_automa):
 
     Au Toma's row is computed too but replaced by ``_automa_card_points``; her cards never
     take wildcard choices and never count for anyone's hand terms (RR-A27).
+    Returns the points [B, P] and the wildcard choices [B, slots].
     """
+    batch, seats = sizes.shape
     handf = hand.astype(np.float32)
     counts = np.rint(handf @ t.match).astype(np.int32)                                    # [B, P, F]
-    self_match = np.broadcast_to(t.self_match, (hand.shape[0], t.self_match.size)).copy()
-    choice = _fix_wildcards(t, hand, counts, self_match, ~is_automa)
-    points = np.rint(handf @ t.core.astype(np.float32)).astype(np.int32)
-    held = hand[:, :, t.term_card]                                                        # [B, P, T]
-    kind, pts = t.term_kind, t.term_points
-    value = _term_values(kind, pts, counts[:, :, t.term_filter] - self_match[:, None, :])
-    for code, zone_mask in ((ON_LOCATIONS, where <= zones.INSTITUTE), (BANISHED, where == zones.BANISHED)):
-        n = np.rint(zone_mask.astype(np.float32) @ t.match).astype(np.int32)[:, t.term_filter]  # [B, T]
-        value = np.where(kind == code, pts * n[:, None, :], value)
+    self_match = np.broadcast_to(t.self_match, (batch, t.self_match.size)).copy()
+    held = _held_terms(t, where, seats)
+    choice = _fix_wildcards(t, hand, held, counts, self_match, ~is_automa)
+
+    b, p, term = held.game, held.seat, held.term
+    kind, pts, f = t.term_kind[term], t.term_points[term], t.term_filter[term]
+    value = _term_values(kind, pts, counts[b, p, f] - self_match[b, term])
+    on_board = np.rint((where <= zones.INSTITUTE).astype(np.float32) @ t.match).astype(np.int32)  # [B, F]
+    banished = np.rint((where == zones.BANISHED).astype(np.float32) @ t.match).astype(np.int32)
+    value = np.where(kind == ON_LOCATIONS, pts * on_board[b, f], value)
+    value = np.where(kind == BANISHED, pts * banished[b, f], value)
     # RR-V48: Au Toma's hand counts as a third of its size (rounded down, before RR-V41).
     compared = np.where(is_automa, sizes // 3, sizes)
-    for code, others, beats in ((HAND_MORE, _others(compared, np.max, -1), np.greater),
-                                (HAND_FEWER, _others(compared, np.min, 1 << 30), np.less)):
-        value = np.where(kind == code, pts * beats(sizes, others)[:, :, None], value)
-    return points + (value * held).sum(axis=2, dtype=np.int32), choice
+    more = sizes > _others(compared, np.max, -1)
+    fewer = sizes < _others(compared, np.min, 1 << 30)
+    value = np.where(kind == HAND_MORE, pts * more[b, p], value)
+    value = np.where(kind == HAND_FEWER, pts * fewer[b, p], value)
+    bonus = np.bincount(b * seats + p, weights=value, minlength=batch * seats).reshape(batch, seats)
+    core = np.rint(handf @ t.core.astype(np.float32))
+    return np.rint(core + bonus).astype(np.int32), choice
 
 
 def _others(values, reduce, fill):

@@ -1,0 +1,161 @@
+"""Win rates by any column or pair of columns, tests of fairness, seat advantage and Balance.
+
+Why win *share*: a game's win is split equally among the k seats that share first place, so
+every game hands out exactly one win and a group's win rate is the mean of its rows'
+``win_share``. The fair share of a row is 1/players; a group's fair share is the mean over its
+rows, which handles experiments that mix player counts. Everything is one lazy polars
+aggregation over all shards; only the small per-group table is materialised.
+
+The test of equal win rates needs care: the seats of one game are not independent (their win
+shares sum to 1), so the naive groups x {win, loss} chi-square overstates the evidence (by a
+factor 2 for a two-faction game). We use a Wald test with game-clustered (sandwich)
+covariance: it is exact in structure for any design (mirror matches, mixed player counts,
+ties) and equals statsmodels' cluster-robust OLS Wald test; see docs/analyses.md.
+"""
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+from analyses.intervals import holm, wilson
+
+MAX_TEST_GROUPS = 40   # the clustered test builds k*(k+1)/2 sums; beyond this it is skipped
+
+
+def _as_list(by) -> list[str]:
+    return [by] if isinstance(by, str) else list(by)
+
+
+def group_sums(lf: pl.LazyFrame, by) -> pl.LazyFrame:
+    """Lazy per-group sufficient statistics of win shares (rows, wins, fair share, variance)."""
+    by = _as_list(by)
+    fair = 1.0 / pl.col("players").cast(pl.Float64)
+    return (lf.group_by(by).agg(
+        rows=pl.len(),
+        wins=pl.col("win_share").sum(),
+        fair_sum=fair.sum(),
+        fair_var=(fair * (1 - fair)).sum(),
+        shared=((pl.col("win_share") > 0) & (pl.col("win_share") < 1)).sum(),
+    ).sort(by))
+
+
+def finish_rates(sums: pl.DataFrame, by, level: float = 0.95) -> pl.DataFrame:
+    """Add rates, Wilson intervals, fair share, score test vs fair share and Holm to sums."""
+    n = sums["rows"].to_numpy().astype(float)
+    wins = sums["wins"].to_numpy()
+    fair = sums["fair_sum"].to_numpy() / n
+    lo, hi = wilson(wins, n, level)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = (wins - sums["fair_sum"].to_numpy()) / np.sqrt(sums["fair_var"].to_numpy())
+    p = 2 * stats.norm.sf(np.abs(z))
+    p_holm = holm(p)
+    return sums.select(_as_list(by) + ["rows", "wins", "shared"]).with_columns(
+        win_rate=pl.Series(wins / n), lo=pl.Series(lo), hi=pl.Series(hi), fair=pl.Series(fair),
+        excess=pl.Series(wins / n - fair), z=pl.Series(z), p=pl.Series(p), p_holm=pl.Series(p_holm),
+        significant=pl.Series(p_holm < 1 - level),
+    )
+
+
+def win_rates(lf: pl.LazyFrame, by, level: float = 0.95) -> pl.DataFrame:
+    """Win rate (ties split) per value of ``by`` (a column or a list of columns).
+
+    Columns: the ``by`` columns, rows, wins, shared (rows with a shared win), win_rate, lo, hi
+    (Wilson), fair (mean 1/players), excess (win_rate - fair), z and p (score test of
+    win_rate = fair, the test whose acceptance region is the Wilson interval), p_holm (Holm over
+    the groups of this table) and significant (p_holm < 1 - level).
+    """
+    return finish_rates(group_sums(lf, by).collect(), by, level)
+
+
+def _group_key(by: list[str]) -> pl.Expr:
+    if len(by) == 1:
+        return pl.col(by[0]).cast(pl.String)
+    return pl.concat_str([pl.col(c).cast(pl.String) for c in by], separator=" | ")
+
+
+def equal_rates_test(lf: pl.LazyFrame, by, rates: pl.DataFrame | None = None) -> dict | None:
+    """Chi-square test that every group's win rate exceeds its fair share by the same amount.
+
+    With one player count this is the test of equal win rates. H0: e_1 = ... = e_k where e_g is
+    the expected (win share - 1/players) of group g. Statistic: Wald chi-square of the k-1
+    contrasts e_g - e_k with the cluster-robust covariance (games as clusters, residuals
+    centred at the group means, no small-sample factor), df = rank of the contrast covariance.
+    Returns None when there are fewer than 2 groups or more than MAX_TEST_GROUPS.
+    """
+    by = _as_list(by)
+    if rates is None:
+        rates = win_rates(lf, by)
+    k = rates.height
+    if k < 2 or k > MAX_TEST_GROUPS:
+        return None
+    keys = rates.select(_group_key(by).alias("_g"))["_g"].to_list()
+    excess = rates["excess"].to_numpy()
+    n = rates["rows"].to_numpy().astype(float)
+    table = pl.LazyFrame({"_g": keys, "_gid": list(range(k)), "_e": excess.tolist()},
+                         schema={"_g": pl.String, "_gid": pl.Int32, "_e": pl.Float64})
+    resid = (lf.with_columns(_g=_group_key(by))
+             .join(table, on="_g", how="inner")
+             .with_columns(_r=pl.col("win_share") - 1.0 / pl.col("players").cast(pl.Float64) - pl.col("_e")))
+    game_key = ["variant", "game"]
+    per_game = resid.group_by(game_key).agg(
+        [pl.when(pl.col("_gid") == g).then(pl.col("_r")).otherwise(0.0).sum().alias(f"r{g}")
+         for g in range(k)])
+    pairs = [(g, h) for g in range(k) for h in range(g, k)]
+    meat_row = per_game.select([(pl.col(f"r{g}") * pl.col(f"r{h}")).sum().alias(f"m{g}_{h}")
+                                for g, h in pairs]).collect()
+    meat = np.zeros((k, k))
+    for g, h in pairs:
+        meat[g, h] = meat[h, g] = meat_row[f"m{g}_{h}"][0]
+    cov = meat / np.outer(n, n)
+    R = np.hstack([np.eye(k - 1), -np.ones((k - 1, 1))])
+    diff = R @ excess
+    V = R @ cov @ R.T
+    rank = int(np.linalg.matrix_rank(V, tol=1e-12 * max(np.abs(V).max(), 1e-300)))
+    stat = float(diff @ np.linalg.pinv(V, rcond=1e-12) @ diff) if rank else 0.0
+    df = max(rank, 1)
+    return {"statistic": stat, "df": df, "p": float(stats.chi2.sf(stat, df)), "groups": k,
+            "method": "Wald chi-square of equal (win rate - fair share), games as clusters"}
+
+
+def shared_wins(lf: pl.LazyFrame, level: float = 0.95) -> dict:
+    """Share of games whose win is shared (Ludii's drawishness for games without draws).
+
+    A shared game hands out fractional shares that sum to 1, an unshared one none, so the number
+    of shared games is the sum of the fractional shares: no per-game grouping needed.
+    """
+    row = lf.select(
+        games=(pl.col("seat") == 0).sum(),
+        shared=pl.col("win_share").filter((pl.col("win_share") > 0) & (pl.col("win_share") < 1)).sum(),
+    ).collect()
+    games, shared = int(row["games"][0]), float(row["shared"][0] or 0.0)
+    shared = round(shared)
+    lo, hi = wilson(shared, games, level)
+    return {"games": games, "shared": shared, "share": shared / games if games else float("nan"),
+            "lo": float(lo), "hi": float(hi)}
+
+
+def ludii_balance(rates: pl.DataFrame, within: str | None = "players") -> pl.DataFrame:
+    """Balance = 1 - the largest difference between two groups' win rates (Ludii's metric).
+
+    Computed within each player count when ``within`` is a column of ``rates``; otherwise over
+    all groups using win rate minus fair share, so mixed player counts compare fairly.
+    Sampling noise makes the largest difference biased upwards: read it with the intervals.
+    """
+    if within and within in rates.columns:
+        return (rates.group_by(within).agg(
+            groups=pl.len(), best=pl.col("win_rate").max(), worst=pl.col("win_rate").min())
+            .with_columns(balance=1 - (pl.col("best") - pl.col("worst"))).sort(within))
+    return pl.DataFrame({"groups": [rates.height], "best": [rates["excess"].max()],
+                         "worst": [rates["excess"].min()],
+                         "balance": [1 - (rates["excess"].max() - rates["excess"].min())]})
+
+
+def seat_advantage(lf: pl.LazyFrame, level: float = 0.95) -> pl.DataFrame:
+    """Win rate by player count and seat (turn order), with the excess over 1/players.
+
+    The first row of each player count (seat 0) is the first-player advantage; ``adv_lo`` and
+    ``adv_hi`` bound the excess (Wilson interval minus the fair share).
+    """
+    rates = win_rates(lf, ["players", "seat"], level)
+    return rates.with_columns(adv_lo=pl.col("lo") - pl.col("fair"), adv_hi=pl.col("hi") - pl.col("fair"))
