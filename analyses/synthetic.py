@@ -114,31 +114,35 @@ def _games_table(v: Variant, experiment: str, variant: str, seed: int, games: np
         end_idx = np.where(end < 6, 0, np.where(end < 9, 1, 2))
         seat = np.arange(p)[None, :].repeat(B, 0)
         cols = {
-            "experiment": pl.Series([experiment] * (B * p), dtype=pl.String),
-            "game_name": pl.Series([v.game_name] * (B * p), dtype=pl.String),
-            "variant": pl.Series([variant] * (B * p), dtype=pl.String),
-            "config_hash": pl.Series([chash] * (B * p), dtype=pl.String),
             "seed": pl.Series(np.full(B * p, seed), dtype=pl.Int64),
             "game": pl.Series(np.repeat(g, p), dtype=pl.Int64),
             "players": pl.Series(np.full(B * p, p), dtype=pl.Int8),
             "seat": pl.Series(seat.ravel(), dtype=pl.Int8),
             "slot": pl.Series(slot_of_seat.ravel(), dtype=pl.Int8),
-            "strategy": pl.Series(np.asarray(strat_names, dtype=object)[slot_of_seat.ravel()].tolist(),
-                                  dtype=pl.String),
-            "faction": pl.Series(np.asarray(fac_names, dtype=object)[fac.ravel()].tolist(), dtype=pl.String),
+            "strategy": _names(slot_of_seat.ravel(), strat_names),
+            "faction": _names(fac.ravel(), fac_names),
             "is_automa": pl.Series(np.zeros(B * p, dtype=bool)),
             "score": pl.Series(score.ravel(), dtype=pl.Int32),
             "rank": pl.Series(rank.ravel(), dtype=pl.Int8),
             "win_share": pl.Series(win_share.ravel(), dtype=pl.Float64),
             "turns": pl.Series(np.repeat(turns, p), dtype=pl.Int32),
             "rounds": pl.Series(np.repeat(rounds, p), dtype=pl.Int16),
-            "end_reason": pl.Series(np.asarray(END_REASONS, dtype=object)[np.repeat(end_idx, p)].tolist(),
-                                    dtype=pl.String),
+            "end_reason": _names(np.repeat(end_idx, p), list(END_REASONS)),
         }
         for name, c in zip(v.components, comps):
             cols[f"score_{name}"] = pl.Series(c.ravel(), dtype=pl.Int32)
         frames.append(pl.DataFrame(cols))
-    return pl.concat(frames).sort(["game", "seat"])
+    consts = [pl.lit(experiment).alias("experiment"), pl.lit(v.game_name).alias("game_name"),
+              pl.lit(variant).alias("variant"), pl.lit(chash).alias("config_hash")]
+    df = pl.concat(frames).sort(["game", "seat"]).with_columns(consts)
+    first = ["experiment", "game_name", "variant", "config_hash"]
+    return df.select(first + [c for c in df.columns if c not in first])
+
+
+def _names(index: np.ndarray, names: list) -> pl.Series:
+    """A string column from integer codes (fast for millions of rows)."""
+    return pl.Series(index.astype(np.uint32)).replace_strict(
+        list(range(len(names))), [str(n) for n in names], return_dtype=pl.String)
 
 
 def write_results(root, experiment: str = "synthetic", variants: dict | None = None, games: int = 2000,
@@ -187,6 +191,8 @@ class SyntheticSource:
         self.root, self.experiment, self.name, self.variant = Path(root), experiment, variant_name, variant
         self.seed, self.shard_games, self.available = seed, shard_games, 0
         self.label = f"{experiment}:{variant_name}"
+        self.first_game, self.game_name = 0, variant.game_name
+        self.players = variant.players[0] if len(variant.players) == 1 else None
 
     def ensure(self, n: int) -> int:
         if n > self.available:

@@ -80,6 +80,7 @@ START_HAND = 5                  # RR-S6
 AUTOMA_START_HAND = 2           # RR-V8
 SET_ASIDE = 4                   # RR-V3
 NON_SOVEREIGN_FACES = (1, 2, 4, 5, 6)
+BONUS_RES = {JUPITER: "fleet", MARS: "helium", INSTITUTE: "influence"}   # Luna: the Sovereign
 RESOURCE_ATTR = {"helium": "helium", "fleet": "fleet", "influence": "cubes"}
 
 
@@ -265,11 +266,15 @@ class OracleGame:
         self.loc_of_letter = {self.letter_of[x]: x for x in ALL_LOCS}
         partner = {"A": "D", "D": "A", "B": "C", "C": "B"}
         self.luna_bonus_loc = self.loc_of_letter[partner[self.letter_of[LUNA]]]
-        cores = [self.cards[c].core for st in self.stacks for c in st]
-        odd = sum(v % 2 for v in cores)
-        self.parity_even = not odd > len(cores) - odd          # tie -> EVEN (RR-V9)
+        self.parity_even = self.odd_even_card() == "EVEN"
         self.automa_shuffles = 0
         self._automa_shuffle(0)
+
+    def odd_even_card(self) -> str:
+        """RR-V9: the side of the odd/even card for the cards now on the locations (tie -> EVEN)."""
+        cores = [self.cards[c].core for st in self.stacks for c in st]
+        odd = sum(v % 2 for v in cores)
+        return "ODD" if odd > len(cores) - odd else "EVEN"
 
     def _automa_shuffle(self, counter: int):
         """Shuffle all Au Toma cards (file order permuted), set the first four aside (RR-V3, V14)."""
@@ -438,8 +443,7 @@ class OracleGame:
         if x == LUNA:
             yield from self._receive_sovereign(p)
         else:
-            self._add(p, {JUPITER: "fleet", MARS: "helium", INSTITUTE: "influence"}[x],
-                      min(1, self._room(p, {JUPITER: "fleet", MARS: "helium", INSTITUTE: "influence"}[x])))
+            yield from self._gain(p, BONUS_RES[x], 1)
 
     # ------------------------------------------------------------------ the die (RR-R22..R25, R36)
 
@@ -466,8 +470,7 @@ class OracleGame:
         elif face == 3:
             yield from self._receive_sovereign(p)
         else:
-            res = {4: "helium", 5: "fleet", 6: "influence"}[face]
-            self._add(p, res, int(min(1, self._room(p, res))))
+            yield from self._gain(p, {4: "helium", 5: "fleet", 6: "influence"}[face], 1)
 
     # ------------------------------------------------------------------ end trigger (RR-E1..E3, RR-A15)
 
@@ -586,7 +589,7 @@ class OracleGame:
             if a == act.NO:
                 return False
         self._say(f"    P{ctx.actor} op {op.op}")
-        done = yield from getattr(self, "_do_" + op.op)(op, ctx)
+        done = yield from getattr(self, "_do_" + op.op)(op, ctx, prev)
         return True if done is None else done
 
     # -- gain / lose / trade
@@ -594,13 +597,13 @@ class OracleGame:
     def _can_gain(self, op, ctx, prev):
         return op.resource == "sovereign" or self._room(ctx.actor, op.resource) > 0
 
-    def _do_gain(self, op, ctx):
+    def _do_gain(self, op, ctx, prev):
         yield from self._gain(ctx.actor, op.resource, op.amount)
 
     def _can_lose(self, op, ctx, prev):
         return self._have(ctx.actor, op.resource) >= 1
 
-    def _do_lose(self, op, ctx):
+    def _do_lose(self, op, ctx, prev):
         self._lose(ctx.actor, op.resource, op.amount)
         return None
         yield
@@ -615,7 +618,7 @@ class OracleGame:
             return not self.traded
         return ctx.card not in self.traded
 
-    def _do_trade(self, op, ctx):
+    def _do_trade(self, op, ctx, prev):
         self.traded.add(ctx.card)
         for res, amount in op.pay:
             self._lose(ctx.actor, res, amount)
@@ -643,7 +646,7 @@ class OracleGame:
     def _can_banish_location(self, op, ctx, prev):
         return bool(self._loc_cands(op.where, op.filter, op.position, ctx))
 
-    def _do_banish_location(self, op, ctx):
+    def _do_banish_location(self, op, ctx, prev):
         pairs = self._loc_cands(op.where, op.filter, op.position, ctx)
         c = yield from self._choose_loc_card(ctx.actor, pairs, op.position)
         self._banish(c)
@@ -654,7 +657,7 @@ class OracleGame:
     def _can_banish_hand(self, op, ctx, prev):
         return bool(self._hand_matches(ctx.actor, op.filter))
 
-    def _do_banish_hand(self, op, ctx):
+    def _do_banish_hand(self, op, ctx, prev):
         for _ in range(op.count):
             cands = self._hand_matches(ctx.actor, op.filter)
             if not cands:
@@ -665,7 +668,7 @@ class OracleGame:
     def _can_banish_deck_top(self, op, ctx, prev):
         return bool(self.deck)
 
-    def _do_banish_deck_top(self, op, ctx):
+    def _do_banish_deck_top(self, op, ctx, prev):
         for _ in range(min(op.count, len(self.deck))):
             self._banish(self.deck[0])
         return None
@@ -689,7 +692,7 @@ class OracleGame:
     def _can_move(self, op, ctx, prev):
         return bool(self._move_sources(op, ctx))
 
-    def _do_move(self, op, ctx):
+    def _do_move(self, op, ctx, prev):
         sources = self._move_sources(op, ctx)
         if op.which in ("top", "bottom"):
             a = yield from self._ask(ctx.actor, "target_location", [act.LOC0 + x for _, x in sources])
@@ -708,7 +711,7 @@ class OracleGame:
     def _can_place_from_deck(self, op, ctx, prev):
         return bool(self.deck) and bool(self._sel(op.to, ctx))
 
-    def _do_place_from_deck(self, op, ctx):
+    def _do_place_from_deck(self, op, ctx, prev):
         for _ in range(op.count):
             if not self.deck:
                 break
@@ -726,7 +729,7 @@ class OracleGame:
     def _can_gain_card(self, op, ctx, prev):
         return bool(self._gain_card_cands(op, ctx))
 
-    def _do_gain_card(self, op, ctx):
+    def _do_gain_card(self, op, ctx, prev):
         cands = self._gain_card_cands(op, ctx)
         if op.from_ == "deck":
             c = cands[0][0]
@@ -743,7 +746,7 @@ class OracleGame:
             return False
         return bool(self._hand_matches(ctx.actor, op.filter))
 
-    def _do_deploy_another(self, op, ctx):
+    def _do_deploy_another(self, op, ctx, prev):
         cands = self._hand_matches(ctx.actor, op.filter)
         a = yield from self._ask(ctx.actor, "target_card", [act.CARD0 + c for c in cands])
         yield from self._deploy(ctx.actor, a - act.CARD0, replace(ctx, depth=ctx.depth + 1), "target_location")
@@ -753,7 +756,7 @@ class OracleGame:
             return False
         return any(self._match(c, op.filter) for c in self.banished)
 
-    def _do_recover(self, op, ctx):
+    def _do_recover(self, op, ctx, prev):
         cands = sorted(c for c in self.banished if self._match(c, op.filter))
         a = yield from self._ask(ctx.actor, "target_card", [act.CARD0 + c for c in cands])
         c = a - act.CARD0
@@ -767,7 +770,7 @@ class OracleGame:
     def _can_roll_die(self, op, ctx, prev):
         return True
 
-    def _do_roll_die(self, op, ctx):
+    def _do_roll_die(self, op, ctx, prev):
         for _ in range(op.times):
             yield from self._roll_and_gain(ctx.actor, rechoose=op.sovereign_face == "rechoose")
 
@@ -776,8 +779,8 @@ class OracleGame:
     def _can_if(self, op, ctx, prev):
         return True
 
-    def _do_if(self, op, ctx, prev=False):
-        ok = self._cond(op.cond, ctx, self._prev_for_if)
+    def _do_if(self, op, ctx, prev):
+        ok = self._cond(op.cond, ctx, prev)
         yield from self._resolve(op.then if ok else op.else_, ctx)
         return ok
 
@@ -802,7 +805,7 @@ class OracleGame:
     def _can_end_turn(self, op, ctx, prev):
         return op.when == "always" or prev
 
-    def _do_end_turn(self, op, ctx):
+    def _do_end_turn(self, op, ctx, prev):
         self.skip_gain = True
         return None
         yield
@@ -828,7 +831,7 @@ class OracleGame:
     def _can_look_opponent_hand(self, op, ctx, prev):
         return any(self.hands[t] for t in self._opponents(ctx.actor))
 
-    def _do_look_opponent_hand(self, op, ctx):
+    def _do_look_opponent_hand(self, op, ctx, prev):
         has_cards = lambda t: bool(self.hands[t])
         targets = yield from self._targets(op, ctx, has_cards)
         for t in targets:
@@ -855,7 +858,7 @@ class OracleGame:
     def _can_reveal_own(self, op, ctx, prev):
         return bool(self._hand_matches(ctx.actor, op.filter))
 
-    def _do_reveal_own(self, op, ctx):
+    def _do_reveal_own(self, op, ctx, prev):
         cands = self._hand_matches(ctx.actor, op.filter)
         a = yield from self._ask(ctx.actor, "target_card", [act.CARD0 + c for c in cands])
         yield from self._resolve(op.then, replace(ctx, seen=(a - act.CARD0,)))
@@ -878,7 +881,7 @@ class OracleGame:
     def _can_opponent(self, op, ctx, prev):
         return any(self._eligible(op, t) for t in self._opponents(ctx.actor))
 
-    def _do_opponent(self, op, ctx):
+    def _do_opponent(self, op, ctx, prev):
         """Targets in order: block?, effect, then-ops (C6). Done iff some target not blocked."""
         targets = yield from self._targets(op, ctx, lambda t: self._eligible(op, t))
         done = False
@@ -946,8 +949,6 @@ class OracleGame:
                 self._automa_free_die(t)
             else:
                 yield from self._roll_and_gain(t)
-        elif auto and op.resource == "sovereign":
-            self._take_token(t)
         else:
             yield from self._gain(t, op.resource, op.amount)
         return []
@@ -995,7 +996,7 @@ class OracleGame:
 
     def _automa_can(self, p: int, x: int) -> bool:
         """Can Au Toma still gain location x's bonus? Luna always (RR-A24)."""
-        res = {JUPITER: "fleet", MARS: "helium", INSTITUTE: "influence"}.get(x)
+        res = BONUS_RES.get(x)
         return res is None or self._room(p, res) > 0
 
     def _automa_bonus(self, p: int, x: int, step: int):
@@ -1014,8 +1015,7 @@ class OracleGame:
             self._automa_plain_bonus(p, b)
 
     def _automa_plain_bonus(self, p: int, x: int):
-        res = {JUPITER: "fleet", MARS: "helium", INSTITUTE: "influence"}[x]
-        self._add(p, res, int(min(1, self._room(p, res))))
+        self._add(p, BONUS_RES[x], int(min(1, self._room(p, BONUS_RES[x]))))
 
     def _automa_free_die(self, p: int):
         """RR-V46, RR-A36: re-roll until a face she can gain; choices by priority letters."""

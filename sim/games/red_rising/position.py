@@ -8,6 +8,7 @@ the JSON path (``players[1].hand[3]``) and what was expected.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import json
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from sim.core.config import build, unknown_key_error
 from sim.core.errors import InputError
 from sim.games.red_rising import zones
 from sim.games.red_rising.config import Config
+from sim.games.red_rising.content import load_content
 from sim.games.red_rising.content_types import LOCATIONS, Content
 from sim.games.red_rising.scoring import COMPONENTS, score_final, wildcard_choices
 
@@ -48,7 +50,7 @@ def score_position(path) -> list[dict]:
 
     Each dict has ``seat``, ``faction`` (house, ``Au Toma`` or ``none``), ``is_automa``,
     ``hand_size``, the ``score_*`` components, ``score``, ``rank``, ``win_share`` and
-    ``wildcards`` ({card id: chosen colour or name} for wildcards scoring fixed).
+    ``wildcards`` ({card id: {"name": ..., "colour": ...}}: the choices scoring fixed, RR-A19).
     """
     pos = load_position(path)
     result = score_final(pos.content, pos.config, pos.where, pos.helium, pos.fleet, pos.cubes,
@@ -85,7 +87,7 @@ def load_position(path) -> Position:
                                             f"got {len(seats_raw)}")
     for i, seat in enumerate(seats_raw):
         if not isinstance(seat, dict):
-            raise InputError(source, f"players[{i}]", f"expected an object, got {seat!r}")
+            raise InputError(source, f"players[{i}]", f"expected an object, got {json.dumps(seat)}")
         _check_keys(seat, source, f"players[{i}].", SEAT_KEYS)
     automa = [i for i, s in enumerate(seats_raw) if _get(s, "automa", bool, source, f"players[{i}].automa")]
     if len(automa) > 1:
@@ -123,12 +125,12 @@ def _check_keys(obj: dict, source: str, prefix: str, known) -> None:
 _TYPE_NAMES = {list: "a list", dict: "an object", bool: "true or false", int: "an integer", str: "a string"}
 
 
-def _get(obj: dict, key: str, tp, source: str, place: str, default=None, required=False):
-    """``obj[key]`` checked to be of type ``tp`` (bools are not integers); a default if absent."""
+def _get(obj: dict, key: str, tp, source: str, place: str, required=False):
+    """``obj[key]`` checked to be of type ``tp`` (bools are not integers); ``tp()`` if absent."""
     if key not in obj:
         if required:
             raise InputError(source, place, f"missing; expected {_TYPE_NAMES[tp]}")
-        return tp() if default is None else default
+        return tp()
     value = obj[key]
     if not isinstance(value, tp) or (tp is int and isinstance(value, bool)):
         raise InputError(source, place, f"expected {_TYPE_NAMES[tp]}, got {json.dumps(value)}")
@@ -165,8 +167,6 @@ def _config(raw: dict, source: str, folder: Path, players: int) -> Config:
 
 def _content(raw: dict, config: Config, source: str) -> Content:
     """The content the position refers to, with the file's ``fleet_points`` if it has its own."""
-    from sim.games.red_rising.content import load_content
-
     content = load_content(config, source=source)
     if "fleet_points" not in raw:
         return content
@@ -238,8 +238,8 @@ def _resources(seat: dict, place: str, is_automa: bool, content: Content, source
 
 
 def _unknown_card(cid: str, ids: dict, content: Content) -> str:
-    hint = unknown_key_error("", "", cid, ids).problem
-    hint = hint if "did you mean" in hint else f"not a card of deck {content.deck_name!r}"
+    close = difflib.get_close_matches(cid, list(ids), n=1)
+    hint = f"did you mean {close[0]!r}?" if close else f"not a card of deck {content.deck_name!r}"
     return f"unknown card id {cid!r}; {hint}"
 
 

@@ -63,16 +63,19 @@ def matches(filt: Filter, card: Card, colours=None, names=None) -> bool:
 class WildcardSlot:
     """One wildcard choice to fix at scoring: a grey card's colour or an orange card's name.
 
-    ``options[0]`` is "declined" (printed colour/name only); ``delta[x, f]`` is how option ``x``
-    changes whether the card matches filter ``f`` (-1, 0 or +1). Options that change nothing
-    are left out: they always tie with declining, which comes first (RR-A19 greedy rule).
+    ``options[0]`` is "declined" (printed colour/name only); ``delta[y, x, f]`` is how option
+    ``x`` changes whether the card matches filter ``f`` (-1, 0 or +1). ``y`` is the name already
+    fixed for the same card (``after`` = that name slot) when a card has both wildcards, since a
+    filter may ask for a colour and a name together; otherwise there is one ``y``. Options that
+    never change anything are left out: they tie with declining, which comes first (RR-A19).
     """
 
     card: int
     kind: str                      # "colour" | "name"
     options: tuple[str, ...]       # option labels; options[0] == "" (declined)
-    delta: np.ndarray              # int32[X, F]
-    shift: np.ndarray              # int32[T, X]: change of term t's count of *other* matching cards
+    after: int                     # index of this card's name slot, or -1
+    delta: np.ndarray              # int32[Y, X, F]
+    shift: np.ndarray              # int32[Y, T, X]: change of term t's count of *other* matching cards
     touched: np.ndarray            # bool[T]: hand-counting terms some option changes
 
 
@@ -140,7 +143,7 @@ def _build_tables(content: Content) -> ScoringTables:
 
 
 def _wildcard_slots(content, filter_list, match, hand_filters, term_card, term_kind, term_filter):
-    """Wildcard slots in card-index order (a card with both flags: colour slot first).
+    """Wildcard slots in card-index order (a card with both flags: name first, then colour).
 
     Candidate order is the one of the greedy rule: colours in ``meta.colours`` order, names
     in card-index order of their first card; the card's own colour/name is not a candidate.
@@ -150,31 +153,41 @@ def _wildcard_slots(content, filter_list, match, hand_filters, term_card, term_k
     hand_mask = np.zeros(len(filter_list), dtype=bool)
     hand_mask[hand_filters] = True
     hand_term = np.isin(term_kind, _HAND_KINDS)
+
+    def slot(card, kind, candidates, counts_as, after, fixed_names):
+        """Keep the candidates that change some hand filter for some already fixed name."""
+        def row(colours, card_names):
+            return np.array([matches(f, card, colours, card_names) for f in filter_list], dtype=np.int32)
+        bases = [row({card.colour}, n) for n in fixed_names]
+        rows = [[(row(*counts_as(cand, n)) - base) * hand_mask for n, base in zip(fixed_names, bases)]
+                for cand in candidates]
+        kept = [(cand, r) for cand, r in zip(candidates, rows) if any(x.any() for x in r)]
+        if not kept:
+            return None                                  # no choice can change any score
+        zero = np.zeros((len(fixed_names), 1, len(filter_list)), dtype=np.int32)
+        delta = np.concatenate([zero, np.stack([np.stack(r) for _, r in kept], axis=1)], axis=1)
+        # A card's own terms count the *other* cards: its own choice does not change them.
+        shift = delta[:, :, term_filter] * ((term_card != card.index) & hand_term)
+        shift = np.ascontiguousarray(shift.transpose(0, 2, 1))
+        return WildcardSlot(card.index, kind, ("",) + tuple(c for c, _ in kept), after, delta, shift,
+                            shift.any(axis=(0, 2)))
+
     slots = []
     for card in content.cards:
-        wanted = []
-        if card.colour_wildcard:
-            wanted.append(("colour", [x for x in content.colours if x != card.colour],
-                           lambda x, c=card: ({c.colour, x}, None)))
+        fixed_names = [{card.name}]
+        after = -1
         if card.name_wildcard:
-            wanted.append(("name", [n for n in names if n != card.name],
-                           lambda n, c=card: (None, {c.name, n})))
-        for kind, candidates, counts_as in wanted:
-            options, deltas = [""], [np.zeros(len(filter_list), dtype=np.int32)]
-            for cand in candidates:
-                colours, names_ = counts_as(cand)
-                row = np.array([matches(f, card, colours, names_) for f in filter_list], dtype=np.int32)
-                row = (row - match[card.index].astype(np.int32)) * hand_mask
-                if row.any():
-                    options.append(cand)
-                    deltas.append(row)
-            if len(options) == 1:
-                continue                       # no choice can change any score
-            delta = np.stack(deltas)
-            # A card's own terms count the *other* cards: its own choice does not change them.
-            shift = (delta[:, term_filter] * (term_card != card.index)).T * hand_term[:, None]
-            slots.append(WildcardSlot(card.index, kind, tuple(options), delta,
-                                      np.ascontiguousarray(shift), shift.any(axis=1)))
+            named = slot(card, "name", [n for n in names if n != card.name],
+                         lambda n, _, c=card: ({c.colour}, {c.name, n}), -1, fixed_names)
+            if named is not None:
+                after = len(slots)
+                slots.append(named)
+                fixed_names = [{card.name}] + [{card.name, n} for n in named.options[1:]]
+        if card.colour_wildcard:
+            coloured = slot(card, "colour", [x for x in content.colours if x != card.colour],
+                            lambda x, card_names, c=card: ({c.colour, x}, card_names), after, fixed_names)
+            if coloured is not None:
+                slots.append(coloured)
     return tuple(slots)
 
 
@@ -228,19 +241,20 @@ def _fix_wildcards(t: ScoringTables, hand, held: _HeldTerms, counts, self_match,
         if not active.any():
             continue
         # The owner's held terms that this slot's options can change.
+        fixed = choice[:, slot.after] if slot.after >= 0 else np.zeros(batch, dtype=np.int16)
         e = np.nonzero(active[held.game] & (held.seat == owner[held.game]) & slot.touched[held.term])[0]
         b, p, term = held.game[e], held.seat[e], held.term[e]
         other = counts[b, p, t.term_filter[term]] - self_match[b, term]
         value = _term_values(t.term_kind[term, None], t.term_points[term, None],
-                             other[:, None] + slot.shift[term])                            # [E, X]
+                             other[:, None] + slot.shift[fixed[b], term])                   # [E, X]
         gain = np.zeros((batch, len(slot.options)), dtype=np.int64)
         np.add.at(gain, b, value)
         g = np.nonzero(active)[0]
         best = np.argmax(gain[g], axis=1)                                                   # first best
-        o = owner[g]
-        counts[g, o] += slot.delta[best]
+        delta = slot.delta[fixed[g], best]                                                  # [n, F]
+        counts[g, owner[g]] += delta
         own = np.arange(t.card_terms[slot.card], t.card_terms[slot.card + 1])
-        self_match[g[:, None], own[None, :]] += slot.delta[best][:, t.term_filter[own]]
+        self_match[g[:, None], own[None, :]] += delta[:, t.term_filter[own]]
         choice[g, s] = best
     return choice
 
@@ -385,15 +399,21 @@ def score_final(content: Content, config, where, helium, fleet, cubes, sovereign
     return out
 
 
-def wildcard_choices(content: Content, where, automa_seat, seats: int) -> list[dict[int, str]]:
-    """Per game, the wildcard choices scoring makes: {card index: chosen colour or name}.
+def wildcard_choices(content: Content, where, automa_seat, seats: int) -> list[dict[int, dict[str, str]]]:
+    """Per game, the wildcard choices scoring makes: {card index: {"name" | "colour": choice}}.
 
-    Only cards whose choice differs from declining are listed (for position reports and logs).
+    Only choices that differ from declining are listed (for position reports and logs).
     """
     t = scoring_tables(content)
     where = np.asarray(where)
     hand = _hands(where, seats)
     is_automa = np.arange(seats)[None, :] == np.asarray(automa_seat)[:, None]
     _, choice = _player_card_points(t, where, hand, hand.sum(axis=2), is_automa)
-    return [{slot.card: slot.options[x] for slot, x in zip(t.wildcards, row) if x}
-            for row in choice]
+    games = []
+    for row in choice:
+        chosen: dict[int, dict[str, str]] = {}
+        for slot, x in zip(t.wildcards, row):
+            if x:
+                chosen.setdefault(slot.card, {})[slot.kind] = slot.options[x]
+        games.append(chosen)
+    return games

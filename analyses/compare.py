@@ -1,0 +1,322 @@
+"""Compare two variants (or experiments): which factions or seats does the change move, and how sure?
+
+Why paired by default: two variants played with the same seed and game indices share every
+random draw (deal, dice, strategy choices), so the outcome of game g under A and under B differ
+only through the rule change. Comparing game g with game g (common random numbers) removes the
+game-to-game noise that both share, and the same interval width needs fewer games (how many
+fewer, measured on a real variant, is in docs/analyses.md). When pairing is impossible
+(different seeds or game indices) the comparison falls back to tests for independent samples
+and says so.
+
+Tests, per value of ``by`` (faction, seat, strategy, ...), B minus A:
+
+* win rate, paired: McNemar's exact test on the discordant games with Newcombe's square-and-add
+  interval; when some wins are shared (fractional shares) a paired t-test on the share
+  difference instead.
+* win rate, unpaired: two-proportion z-test with Newcombe's hybrid score interval.
+* score, paired: paired t-test (default) or Wilcoxon signed-rank, t interval, effect size d_z.
+* score, unpaired: Welch's t-test (default) or Mann-Whitney U, Welch interval, Cohen's d.
+
+Holm's correction runs across the groups compared, separately for win rate and for score, and
+the output says so. Per-game quantities (turns, rounds) are compared too, outside the families.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+from analyses.intervals import holm, newcombe_paired, newcombe_unpaired, t_interval, welch_interval
+from analyses.load import Results
+from sim.core.errors import InputError
+
+
+@dataclass
+class Side:
+    """One side of a comparison: a variant of a results set."""
+
+    results: Results
+    variant: str
+
+    @property
+    def lf(self) -> pl.LazyFrame:
+        return self.results.scan(self.variant)
+
+    @property
+    def info(self):
+        return self.results.variants[self.variant]
+
+    @property
+    def label(self) -> str:
+        return f"{self.results.experiment}:{self.variant}"
+
+
+@dataclass
+class Comparison:
+    a: Side
+    b: Side
+    by: str
+    paired: bool
+    pairing: str                      # why paired or not, in words
+    games_a: int
+    games_b: int
+    pairs: int                        # games compared game-by-game (0 when unpaired)
+    wins: pl.DataFrame
+    scores: pl.DataFrame
+    length: pl.DataFrame
+    level: float
+    methods: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+
+def check_comparable(a: Side, b: Side) -> tuple[bool, str, tuple[int, int]]:
+    """Refuse incomparable sides; decide whether they can be paired (and over which games)."""
+    ia, ib = a.info, b.info
+    if a.results.game_name != b.results.game_name:
+        raise InputError(f"{a.label} vs {b.label}", "game_name",
+                         f"different games: {a.results.game_name} vs {b.results.game_name}")
+    if set(ia.players) != set(ib.players):
+        raise InputError(f"{a.label} vs {b.label}", "players",
+                         f"different player counts: {'/'.join(map(str, ia.players))} vs "
+                         f"{'/'.join(map(str, ib.players))}")
+    lo, hi = max(ia.first_game, ib.first_game), min(ia.last_game, ib.last_game)
+    if ia.seed != ib.seed:
+        return False, f"different seeds ({ia.seed} vs {ib.seed}): games are independent", (0, -1)
+    if lo > hi:
+        return False, "no game indices in common: games are independent", (0, -1)
+    return True, (f"same seed {ia.seed} and game indices {lo}..{hi}: game g of A is paired with game g of B "
+                  "(common random numbers)"), (lo, hi)
+
+
+def _per_game_group(lf: pl.LazyFrame, by: str, lo: int, hi: int) -> pl.LazyFrame:
+    return (lf.filter(pl.col("game").is_between(lo, hi))
+            .group_by(["game", by]).agg(w=pl.col("win_share").sum(), s=pl.col("score").cast(pl.Float64).mean(),
+                                        players=pl.col("players").first()))
+
+
+def paired_frame(a: Side, b: Side, by: str, lo: int, hi: int) -> pl.LazyFrame:
+    """(game, group) rows present in both sides: w, s (A) and w_b, s_b (B); checks player counts."""
+    j = _per_game_group(a.lf, by, lo, hi).join(_per_game_group(b.lf, by, lo, hi), on=["game", by], suffix="_b")
+    return j
+
+
+def _paired_stats(j: pl.LazyFrame, by: str) -> pl.DataFrame:
+    dw = pl.col("w_b") - pl.col("w")
+    ds = pl.col("s_b") - pl.col("s")
+    one, zero = 1.0, 0.0
+    return j.group_by(by).agg(
+        n=pl.len(),
+        both=((pl.col("w") == one) & (pl.col("w_b") == one)).sum(),
+        only_a=((pl.col("w") == one) & (pl.col("w_b") == zero)).sum(),
+        only_b=((pl.col("w") == zero) & (pl.col("w_b") == one)).sum(),
+        neither=((pl.col("w") == zero) & (pl.col("w_b") == zero)).sum(),
+        wa=pl.col("w").mean(), wb=pl.col("w_b").mean(), dw_sd=dw.std(),
+        sa=pl.col("s").mean(), sb=pl.col("s_b").mean(), ds_mean=ds.mean(), ds_sd=ds.std(),
+        bad_players=(pl.col("players") != pl.col("players_b")).sum(),
+    ).sort(by).collect()
+
+
+def _unpaired_stats(lf: pl.LazyFrame, by: str) -> pl.DataFrame:
+    return lf.group_by(by).agg(
+        n=pl.len(), w=pl.col("win_share").sum(), s=pl.col("score").cast(pl.Float64).mean(),
+        s_sd=pl.col("score").cast(pl.Float64).std()).sort(by).collect()
+
+
+def _finish(df: pl.DataFrame, level: float, p_col: str = "p") -> pl.DataFrame:
+    p_holm = holm(df[p_col].to_numpy())
+    return df.with_columns(p_holm=pl.Series(p_holm), significant=pl.Series(p_holm < 1 - level))
+
+
+def _paired_tables(st: pl.DataFrame, by: str, level: float, score_test: str, j: pl.LazyFrame):
+    groups = st[by].to_list()
+    n = st["n"].to_numpy().astype(float)
+    both, oa, ob, nei = (st[c].to_numpy().astype(float) for c in ("both", "only_a", "only_b", "neither"))
+    binary = (both + oa + ob + nei) == n
+    diff = st["wb"].to_numpy() - st["wa"].to_numpy()
+    lo_t, hi_t = t_interval(diff, st["dw_sd"].to_numpy(), n, level)
+    lo_n, hi_n = newcombe_paired(both, ob, oa, nei, level)        # "1" = B, "2" = A: B - A
+    p, lo, hi, method = [], [], [], []
+    for i in range(len(groups)):
+        if binary[i]:
+            k, m = int(ob[i]), int(oa[i] + ob[i])
+            p.append(stats.binomtest(k, m, 0.5).pvalue if m else 1.0)
+            lo.append(lo_n[i]); hi.append(hi_n[i]); method.append("McNemar exact")
+        else:
+            sd = st["dw_sd"][i]
+            tt = diff[i] / (sd / np.sqrt(n[i])) if sd and sd > 0 else 0.0
+            p.append(float(2 * stats.t.sf(abs(tt), n[i] - 1)) if n[i] > 1 else float("nan"))
+            lo.append(lo_t[i]); hi.append(hi_t[i]); method.append("paired t (shared wins)")
+    wins = _finish(pl.DataFrame({by: groups, "n": st["n"], "rate_a": st["wa"], "rate_b": st["wb"], "diff": diff,
+                                 "lo": lo, "hi": hi, "p": p, "test": method,
+                                 "discordant": (oa + ob).astype(np.int64)}), level)
+    dmean, dsd = st["ds_mean"].to_numpy(), st["ds_sd"].to_numpy()
+    slo, shi = t_interval(dmean, dsd, n, level)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tstat = dmean / (dsd / np.sqrt(n))
+        dz = dmean / dsd
+    if score_test == "wilcoxon":
+        sp = []
+        for g in groups:
+            d = (j.filter(pl.col(by) == g).select(pl.col("s_b") - pl.col("s")).collect().to_series().to_numpy())
+            sp.append(float(stats.wilcoxon(d, zero_method="wilcox").pvalue) if np.any(d != 0) else 1.0)
+        sname = "Wilcoxon signed-rank"
+    else:
+        sp = np.where(np.isfinite(tstat), 2 * stats.t.sf(np.abs(np.nan_to_num(tstat)), np.maximum(n - 1, 1)), 1.0)
+        sname = "paired t"
+    scores = _finish(pl.DataFrame({by: groups, "n": st["n"], "mean_a": st["sa"], "mean_b": st["sb"],
+                                   "diff": dmean, "lo": slo, "hi": shi, "effect": dz, "p": np.asarray(sp, float),
+                                   "test": [sname] * len(groups)}), level)
+    return wins, scores
+
+
+def _unpaired_tables(sa: pl.DataFrame, sb: pl.DataFrame, by: str, level: float, score_test: str,
+                     a: Side, b: Side):
+    j = sa.join(sb, on=by, suffix="_b").sort(by)
+    groups = j[by].to_list()
+    na, nb = j["n"].to_numpy().astype(float), j["n_b"].to_numpy().astype(float)
+    xa, xb = j["w"].to_numpy(), j["w_b"].to_numpy()
+    lo, hi = newcombe_unpaired(xb, nb, xa, na, level)
+    pooled = (xa + xb) / (na + nb)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = (xb / nb - xa / na) / np.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb))
+    p = np.where(np.isfinite(z), 2 * stats.norm.sf(np.abs(np.nan_to_num(z))), 1.0)
+    wins = _finish(pl.DataFrame({by: groups, "n": j["n"], "n_b": j["n_b"], "rate_a": xa / na, "rate_b": xb / nb,
+                                 "diff": xb / nb - xa / na, "lo": lo, "hi": hi, "p": p,
+                                 "test": ["two-proportion z"] * len(groups)}), level)
+    ma, mb, sda, sdb = j["s"].to_numpy(), j["s_b"].to_numpy(), j["s_sd"].to_numpy(), j["s_sd_b"].to_numpy()
+    slo, shi, _df = welch_interval(mb, sdb, nb, ma, sda, na, level)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pooled_sd = np.sqrt(((na - 1) * sda ** 2 + (nb - 1) * sdb ** 2) / (na + nb - 2))
+        d = (mb - ma) / pooled_sd
+    if score_test == "wilcoxon":
+        sp = []
+        for g in groups:
+            va = a.lf.filter(pl.col(by) == g).select("score").collect().to_series().to_numpy()
+            vb = b.lf.filter(pl.col(by) == g).select("score").collect().to_series().to_numpy()
+            sp.append(float(stats.mannwhitneyu(vb, va).pvalue))
+        sname = "Mann-Whitney U"
+    else:
+        sp = [float(stats.ttest_ind_from_stats(mb[i], sdb[i], nb[i], ma[i], sda[i], na[i], equal_var=False).pvalue)
+              for i in range(len(groups))]
+        sname = "Welch t"
+    scores = _finish(pl.DataFrame({by: groups, "n": j["n"], "n_b": j["n_b"], "mean_a": ma, "mean_b": mb,
+                                   "diff": mb - ma, "lo": slo, "hi": shi, "effect": d, "p": np.asarray(sp, float),
+                                   "test": [sname] * len(groups)}), level)
+    return wins, scores
+
+
+def _length_table(a: Side, b: Side, paired: bool, lo: int, hi: int, level: float) -> pl.DataFrame:
+    rows = []
+    for col in ("turns", "rounds"):
+        if paired:
+            ga = a.lf.filter((pl.col("seat") == 0) & pl.col("game").is_between(lo, hi)).select("game", col)
+            gb = b.lf.filter((pl.col("seat") == 0) & pl.col("game").is_between(lo, hi)).select("game", col)
+            st = ga.join(gb, on="game", suffix="_b").select(
+                n=pl.len(), ma=pl.col(col).cast(pl.Float64).mean(), mb=pl.col(f"{col}_b").cast(pl.Float64).mean(),
+                sd=(pl.col(f"{col}_b").cast(pl.Float64) - pl.col(col).cast(pl.Float64)).std()).collect()
+            n, ma, mb, sd = (st[c][0] for c in ("n", "ma", "mb", "sd"))
+            l, h = t_interval(mb - ma, sd, n, level)
+            t = (mb - ma) / (sd / np.sqrt(n)) if sd else 0.0
+            p = float(2 * stats.t.sf(abs(t), n - 1)) if n > 1 else float("nan")
+            test = "paired t"
+        else:
+            def agg(s):
+                return s.lf.filter(pl.col("seat") == 0).select(
+                    n=pl.len(), m=pl.col(col).cast(pl.Float64).mean(), sd=pl.col(col).cast(pl.Float64).std()).collect()
+            xa, xb = agg(a), agg(b)
+            n, ma, mb = xa["n"][0], xa["m"][0], xb["m"][0]
+            l, h, _ = welch_interval(mb, xb["sd"][0], xb["n"][0], ma, xa["sd"][0], n, level)
+            p = float(stats.ttest_ind_from_stats(mb, xb["sd"][0], xb["n"][0], ma, xa["sd"][0], n,
+                                                 equal_var=False).pvalue)
+            test = "Welch t"
+        rows.append({"measure": col, "n": int(n), "mean_a": ma, "mean_b": mb, "diff": mb - ma,
+                     "lo": float(l), "hi": float(h), "p": p, "test": test})
+    return pl.DataFrame(rows)
+
+
+def compare(a: Side, b: Side, by: str, paired: bool | None = None, score_test: str = "t",
+            level: float = 0.95) -> Comparison:
+    """Compare B against A per value of ``by``; ``paired=None`` pairs whenever possible."""
+    can_pair, reason, (lo, hi) = check_comparable(a, b)
+    for side in (a, b):
+        if by not in side.lf.collect_schema():
+            raise InputError(side.label, f"column {by!r}", "no such column in the results")
+    if paired and not can_pair:
+        raise InputError(f"{a.label} vs {b.label}", "--paired", f"cannot pair: {reason}")
+    use_pair = can_pair if paired is None else paired
+    if not use_pair and can_pair:
+        reason = "pairing possible but not requested (--unpaired): games treated as independent"
+    notes = []
+    if use_pair:
+        j = paired_frame(a, b, by, lo, hi)
+        st = _paired_stats(j, by)
+        bad = int(st["bad_players"].sum())
+        if bad:
+            raise InputError(f"{a.label} vs {b.label}", "players",
+                             f"different player counts in {bad} paired games: cannot pair these results")
+        wins, scores = _paired_tables(st, by, level, score_test, j)
+        pairs = int(a.lf.filter((pl.col("seat") == 0) & pl.col("game").is_between(lo, hi))
+                    .join(b.lf.filter(pl.col("seat") == 0).select("game"), on="game").select(pl.len())
+                    .collect().item())
+        methods = ["win rate: McNemar exact test, Newcombe square-and-add interval (paired t where wins are shared)",
+                   f"score: {'Wilcoxon signed-rank test' if score_test == 'wilcoxon' else 'paired t-test'}, "
+                   "t interval of the mean difference, effect size d_z = mean/sd of differences"]
+    else:
+        sa, sb = _unpaired_stats(a.lf, by), _unpaired_stats(b.lf, by)
+        wins, scores = _unpaired_tables(sa, sb, by, level, score_test, a, b)
+        pairs = 0
+        methods = ["win rate: two-proportion z-test, Newcombe hybrid score interval",
+                   f"score: {'Mann-Whitney U test' if score_test == 'wilcoxon' else 'Welch t-test'}, "
+                   "Welch interval, effect size Cohen's d (pooled sd)"]
+        only = set(sa[by].to_list()) ^ set(sb[by].to_list())
+        if only:
+            notes.append(f"not in both: {', '.join(map(str, sorted(only)))}")
+    k = wins.height
+    methods.append(f"Holm correction across the {k} {by} values compared, separately for win rate and "
+                   f"score, at the {int(round(level * 100))}% level; B - A everywhere")
+    length = _length_table(a, b, use_pair, lo, hi, level)
+    return Comparison(a, b, by, use_pair, reason, a.info.games, b.info.games, pairs, wins, scores, length,
+                      level, methods, notes)
+
+
+def _fmt_p(p: float) -> str:
+    if p != p:
+        return "-"
+    return "<1e-4" if p < 1e-4 else f"{p:.4f}"
+
+
+def format_comparison(c: Comparison) -> str:
+    """The comparison as plain text: what was compared, how, and the per-group tables."""
+    a, b = c.a, c.b
+    lines = [f"A = {a.label} ({c.games_a:,} games, config {a.info.config_hash})",
+             f"B = {b.label} ({c.games_b:,} games, config {b.info.config_hash})",
+             f"{'paired' if c.paired else 'unpaired'}: {c.pairing}"
+             + (f"; {c.pairs:,} paired games" if c.paired else "")]
+    lines += [f"method: {m}" for m in c.methods] + [f"note: {n}" for n in c.notes]
+    lines.append("")
+    lines.append(f"win rate by {c.by} (percentage points, B - A)")
+    head = f"{c.by:<16} {'n':>8} {'A %':>7} {'B %':>7} {'B-A pp':>8} {'95% interval':>18} {'p':>8} {'p Holm':>8}"
+    lines.append(head)
+    for r in c.wins.iter_rows(named=True):
+        star = " *" if r["significant"] else ""
+        lines.append(f"{str(r[c.by]):<16} {r['n']:>8,} {100 * r['rate_a']:>7.2f} {100 * r['rate_b']:>7.2f} "
+                     f"{100 * r['diff']:>+8.2f} [{100 * r['lo']:>+7.2f}, {100 * r['hi']:>+7.2f}] "
+                     f"{_fmt_p(r['p']):>8} {_fmt_p(r['p_holm']):>8}{star}")
+    lines.append("")
+    lines.append(f"score by {c.by} (points, B - A; effect = {'d_z' if c.paired else 'Cohen d'})")
+    lines.append(f"{c.by:<16} {'n':>8} {'A':>8} {'B':>8} {'B-A':>8} {'95% interval':>18} {'effect':>7} "
+                 f"{'p':>8} {'p Holm':>8}")
+    for r in c.scores.iter_rows(named=True):
+        star = " *" if r["significant"] else ""
+        lines.append(f"{str(r[c.by]):<16} {r['n']:>8,} {r['mean_a']:>8.2f} {r['mean_b']:>8.2f} {r['diff']:>+8.2f} "
+                     f"[{r['lo']:>+7.2f}, {r['hi']:>+7.2f}] {r['effect']:>+7.3f} {_fmt_p(r['p']):>8} "
+                     f"{_fmt_p(r['p_holm']):>8}{star}")
+    lines.append("")
+    lines.append("game length (per game, B - A; not in the Holm families)")
+    for r in c.length.iter_rows(named=True):
+        lines.append(f"{r['measure']:<16} {r['n']:>8,} {r['mean_a']:>8.2f} {r['mean_b']:>8.2f} {r['diff']:>+8.2f} "
+                     f"[{r['lo']:>+7.2f}, {r['hi']:>+7.2f}] {_fmt_p(r['p']):>8}  ({r['test']})")
+    lines.append("* significant after Holm correction")
+    return "\n".join(lines)

@@ -1,0 +1,98 @@
+"""Scores, score components, margin of victory, game length and end reasons.
+
+Why: win rates say *who* wins; scores say *how*. A faction that wins its fair share with a
+much higher mean score, or a variant that only lengthens games, is something a designer wants
+to see. Per-game quantities (length, end reason) are read from the seat-0 row of each game (every
+game has one), so no grouping by game is needed for them. All aggregation is lazy polars;
+only small tables (one row per group, or value counts) are materialised.
+"""
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from analyses.intervals import t_interval, wilson
+
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+def _as_list(by) -> list[str]:
+    return [] if by is None else [by] if isinstance(by, str) else list(by)
+
+
+def _summary_exprs(col: str) -> list[pl.Expr]:
+    c = pl.col(col).cast(pl.Float64)
+    return ([pl.len().alias("n"), c.mean().alias("mean"), c.std().alias("sd"), c.min().alias("min"),
+             c.max().alias("max")]
+            + [c.quantile(q, interpolation="linear").alias(f"q{int(q * 100):02d}") for q in QUANTILES])
+
+
+def _with_ci(df: pl.DataFrame, level: float) -> pl.DataFrame:
+    lo, hi = t_interval(df["mean"].to_numpy(), df["sd"].to_numpy(), df["n"].to_numpy(), level)
+    return df.with_columns(lo=pl.Series(lo), hi=pl.Series(hi))
+
+
+def score_summary(lf: pl.LazyFrame, by=None, components=(), level: float = 0.95) -> pl.DataFrame:
+    """Score mean (t interval), spread and quantiles per group, plus each component's mean."""
+    by = _as_list(by)
+    exprs = _summary_exprs("score") + [pl.col(c).cast(pl.Float64).mean().alias(c) for c in components]
+    q = lf.group_by(by).agg(exprs).sort(by) if by else lf.select(exprs)
+    return _with_ci(q.collect(), level)
+
+
+def _per_game(lf: pl.LazyFrame) -> pl.LazyFrame:
+    return lf.filter(pl.col("seat") == 0)
+
+
+def game_length(lf: pl.LazyFrame, level: float = 0.95) -> pl.DataFrame:
+    """Turns and rounds per game: mean (t interval), sd, quantiles (Ludii's Duration)."""
+    g = _per_game(lf)
+    rows = []
+    for col in ("turns", "rounds"):
+        rows.append(g.select(pl.lit(col).alias("measure"), *_summary_exprs(col)))
+    return _with_ci(pl.concat(pl.collect_all(rows)), level)
+
+
+def length_counts(lf: pl.LazyFrame, col: str = "rounds") -> pl.DataFrame:
+    """How many games lasted each number of ``col`` (turns or rounds): a histogram's data."""
+    return _per_game(lf).group_by(col).agg(games=pl.len()).sort(col).collect()
+
+
+def end_reasons(lf: pl.LazyFrame, level: float = 0.95) -> pl.DataFrame:
+    """Share of games per end reason, with Wilson intervals."""
+    df = _per_game(lf).group_by("end_reason").agg(games=pl.len()).sort("games", descending=True).collect()
+    total = df["games"].sum()
+    lo, hi = wilson(df["games"].to_numpy(), np.full(df.height, total), level)
+    return df.with_columns(share=pl.col("games") / total, lo=pl.Series(lo), hi=pl.Series(hi))
+
+
+def margin_of_victory(lf: pl.LazyFrame, by: str | None = None, level: float = 0.95) -> pl.DataFrame:
+    """Winner's score minus the best non-winner's score, per game; 0 when the win is shared.
+
+    Summarised overall, or by the winner's ``by`` value (e.g. faction) when given.
+    """
+    winner = pl.col("rank") == 1
+    per = lf.group_by(["variant", "game"]).agg(
+        top=pl.col("score").filter(winner).max(),
+        runner_up=pl.col("score").filter(~winner).max(),
+        winners=winner.sum(),
+        *([pl.col(by).filter(winner).first().alias(by)] if by else []),
+    ).with_columns(margin=pl.when(pl.col("winners") > 1).then(0)
+                   .otherwise(pl.col("top") - pl.col("runner_up")).cast(pl.Float64))
+    by_l = _as_list(by)
+    q = per.group_by(by_l).agg(_summary_exprs("margin")).sort(by_l) if by_l else per.select(_summary_exprs("margin"))
+    return _with_ci(q.collect(), level)
+
+
+def score_counts(lf: pl.LazyFrame, by=None) -> pl.DataFrame:
+    """Rows per (group, score): the data of a score histogram, small whatever the row count."""
+    by = _as_list(by)
+    return lf.group_by(by + ["score"]).agg(rows=pl.len()).sort(by + ["score"]).collect()
+
+
+def component_means(lf: pl.LazyFrame, components, by=None) -> pl.DataFrame:
+    """Mean of each score component per group (the parts of a stacked score bar)."""
+    by = _as_list(by)
+    exprs = [pl.col(c).cast(pl.Float64).mean().alias(c) for c in components]
+    q = lf.group_by(by).agg(exprs).sort(by) if by else lf.select(exprs)
+    return q.collect()

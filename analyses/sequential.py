@@ -1,0 +1,204 @@
+"""Sequential comparison: play games in rounds until the SPRT decides or the budget is spent.
+
+Why a loop of its own: the decision rule (``analyses.sprt``) is pure statistics; this module
+feeds it. A *game source* produces games on demand: an experiment variant (plays the next
+round of games through the runner, so the games are real results kept on disk), an existing
+results folder (reads the next games; the budget is what is there) or the synthetic
+generator (tests). Two variants of one experiment file share seed and game indices, so the
+rounds are paired game by game (common random numbers).
+
+Every group (faction, seat, ...) compared gets its own two-sided SPRT with alpha split equally
+among the groups (Bonferroni); the run stops when every group is decided, when the budget is
+spent (the undecided groups are reported as such) or when a source runs out of games.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from analyses.sprt import CONTINUE, TwoSided
+from sim.core.errors import InputError
+
+MIN_PAIRS = 50          # no decision before a group has this many games on both sides
+
+
+class ExperimentSource:
+    """Games of one variant of an experiment file, played on demand through the runner."""
+
+    def __init__(self, exp, variant: str, out_root="results", jobs: int = 1):
+        if variant not in exp.variants:
+            raise InputError(exp.path, f"variant {variant!r}", "unknown variant; expected one of "
+                             + ", ".join(exp.variants))
+        self.exp, self.variant, self.out_root, self.jobs = exp, variant, out_root, jobs
+        self.available = 0
+        self.seed = exp.seed
+        self.label = f"{exp.name}:{variant}"
+        self.players = getattr(exp.variants[variant], "players", None)
+        self.game_name = exp.game
+        self.first_game = 0
+        self.limit = None
+
+    def ensure(self, n: int) -> int:
+        if n > self.available:
+            from sim.core.runner import run_experiment
+
+            run_experiment(self.exp, out_root=self.out_root, jobs=self.jobs, variants=[self.variant],
+                           first_game=self.available, games=n - self.available)
+            self.available = n
+        return self.available
+
+    def scan(self) -> pl.LazyFrame:
+        vdir = Path(self.exp.results_dir(self.out_root)) / self.variant
+        files = sorted(str(p) for p in vdir.glob("shard-*.parquet"))
+        return pl.scan_parquet(files, extra_columns="ignore").filter(pl.col("game") < self.available)
+
+
+class ResultsSource:
+    """Games of a variant already on disk: the budget is what the folder holds."""
+
+    def __init__(self, results, variant: str):
+        info = results.variants[variant]
+        self.results, self.variant, self.available = results, variant, 0
+        self.seed, self.first_game, self.limit = info.seed, info.first_game, info.games
+        self.label = f"{results.experiment}:{variant}"
+        self.players = info.players[0] if len(info.players) == 1 else None
+        self.game_name = results.game_name
+
+    def ensure(self, n: int) -> int:
+        self.available = min(n, self.limit)
+        return self.available
+
+    def scan(self) -> pl.LazyFrame:
+        return self.results.scan(self.variant).filter(pl.col("game") < self.first_game + self.available)
+
+
+def variance_floor(v: float, n: int) -> float:
+    """At least the variance of a difference with one pseudo-discordant game each way: 2/(n(n+2)).
+
+    Why: with strong common random numbers the first games of two close variants are often all
+    identical, the estimated variance is 0 and the LLR would jump to infinity on no evidence.
+    """
+    return max(v, 2.0 / (n * (n + 2))) if n else float("inf")
+
+
+def paired_estimates(a, b, by: str) -> dict:
+    """Per group: (B - A estimate, its variance, pairs) from game-by-game differences."""
+    def per(src):
+        return src.scan().group_by(["game", by]).agg(w=pl.col("win_share").sum())
+    st = (per(a).join(per(b), on=["game", by], suffix="_b")
+          .with_columns(d=pl.col("w_b") - pl.col("w"))
+          .group_by(by).agg(n=pl.len(), m=pl.col("d").mean(), v=pl.col("d").var(ddof=1)).collect())
+    return {r[by]: (r["m"], variance_floor((r["v"] or 0.0) / r["n"], r["n"]), r["n"]) for r in st.iter_rows(named=True)}
+
+
+def unpaired_estimates(a, b, by: str) -> dict:
+    """Per group: (B - A estimate, variance of it, smaller n) from independent games."""
+    def per(src):
+        return src.scan().group_by(by).agg(n=pl.len(), m=pl.col("win_share").mean(),
+                                           v=pl.col("win_share").var(ddof=1)).collect()
+    sa, sb = per(a), per(b)
+    j = sa.join(sb, on=by, suffix="_b")
+    return {r[by]: (r["m_b"] - r["m"],
+                    variance_floor((r["v"] or 0) / r["n"] + (r["v_b"] or 0) / r["n_b"], min(r["n"], r["n_b"])),
+                    min(r["n"], r["n_b"])) for r in j.iter_rows(named=True)}
+
+
+@dataclass
+class SequentialResult:
+    alpha: float
+    beta: float
+    delta0: float
+    delta1: float
+    one_sided: bool
+    games: int                       # games per variant used
+    budget: int
+    decisions: dict                  # group -> 'higher' | 'lower' | 'no difference' | 'undecided'
+    estimates: dict                  # group -> (estimate, variance, n) at the stop
+    history: list = field(default_factory=list)   # (games, group, estimate, llr+, llr-)
+    bounds: tuple = (0.0, 0.0)
+    stopped: str = ""
+
+    @property
+    def decided(self) -> bool:
+        return all(d != "undecided" for d in self.decisions.values())
+
+
+def sequential_loop(estimates, alpha: float, beta: float, delta0: float, delta1: float, round_games: int,
+                    max_games: int, one_sided: bool = False, groups=None, min_pairs: int = MIN_PAIRS,
+                    keep_history: bool = True) -> SequentialResult:
+    """Run rounds: ``estimates(n) -> (games available, {group: (est, var, n)})`` after asking for n.
+
+    ``groups`` restricts the tests to some groups (default: all groups seen in the first round).
+    """
+    tests: dict = {}
+    n = 0
+    history = []
+    last: dict = {}
+    stopped = "budget spent"
+    used = 0
+    while n < max_games:
+        n = min(n + round_games, max_games)
+        used, est = estimates(n)
+        if not tests:
+            names = [g for g in est if groups is None or g in groups]
+            if groups is not None:
+                missing = [g for g in groups if g not in est]
+                if missing:
+                    raise InputError("--target", None, f"no games with {', '.join(map(str, missing))}")
+            k = max(len(names), 1)
+            tests = {g: TwoSided(alpha / k, beta, delta0, delta1, one_sided) for g in names}
+        for g, t in tests.items():
+            if g not in est:
+                continue
+            m, v, cnt = est[g]
+            last[g] = (m, v, cnt)
+            if cnt >= min_pairs and t.decision == CONTINUE:
+                t.update(m, v)
+            if keep_history:
+                history.append((used, g, m, t.llrs[0], t.llrs[-1] if len(t.llrs) > 1 else float("nan")))
+        if tests and all(t.decision != CONTINUE for t in tests.values()):
+            stopped = "all decided"
+            break
+        if used < n:
+            stopped = "source exhausted"
+            break
+    decisions = {g: (t.decision if t.decision != CONTINUE else "undecided") for g, t in tests.items()}
+    bounds = next(iter(tests.values())).bounds if tests else (0.0, 0.0)
+    return SequentialResult(alpha, beta, delta0, delta1, one_sided, used, max_games, decisions, last, history,
+                            bounds, stopped)
+
+
+def run_sequential(a, b, by: str, alpha: float, beta: float, delta0: float, delta1: float, round_games: int,
+                   max_games: int, one_sided: bool = False, groups=None) -> tuple[SequentialResult, bool]:
+    """Sequential comparison of two game sources; returns the result and whether it was paired."""
+    if a.game_name != b.game_name:
+        raise InputError(f"{a.label} vs {b.label}", "game", f"different games: {a.game_name} vs {b.game_name}")
+    if a.players is not None and b.players is not None and a.players != b.players:
+        raise InputError(f"{a.label} vs {b.label}", "players", f"different player counts: {a.players} vs {b.players}")
+    paired = a.seed == b.seed and a.first_game == b.first_game
+
+    def estimates(n):
+        got = min(a.ensure(n), b.ensure(n))
+        a.available = b.available = got
+        fn = paired_estimates if paired else unpaired_estimates
+        return got, fn(a, b, by)
+
+    return sequential_loop(estimates, alpha, beta, delta0, delta1, round_games, max_games, one_sided, groups), paired
+
+
+def format_sequential(r: SequentialResult, by: str, paired: bool, scale_note: str) -> str:
+    lo, hi = r.bounds
+    sides = "one-sided" if r.one_sided else "two-sided (two one-sided tests at alpha/2 each)"
+    lines = [f"sequential test (SPRT, {sides}): alpha {r.alpha:g} (family, Bonferroni over "
+             f"{len(r.decisions)} {by} values), beta {r.beta:g}, H0: delta = {100 * r.delta0:+.2f} pp, "
+             f"H1: delta = {100 * r.delta1:+.2f} pp{'' if r.one_sided else ' (and the mirror)'} of win rate B - A"
+             + (f" [{scale_note}]" if scale_note else ""),
+             f"{'paired' if paired else 'unpaired'} rounds; LLR bounds per test [{lo:.2f}, {hi:.2f}]; "
+             f"stopped: {r.stopped} after {r.games:,} games per variant (budget {r.budget:,})"]
+    for g, d in r.decisions.items():
+        m, v, n = r.estimates.get(g, (float("nan"), float("nan"), 0))
+        lines.append(f"  {str(g):<16} {d:<14} estimate {100 * m:+.2f} pp (se {100 * v ** 0.5:.2f}) over {n:,} games")
+    lines.append("note: intervals of a sequentially stopped test are not adjusted; read the decision, not the p")
+    return "\n".join(lines)

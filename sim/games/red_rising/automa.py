@@ -1,0 +1,206 @@
+"""Tull Au Toma, the solo automa (RR-V11..RR-V36, RR-A24..RR-A30, RR-A36): no decisions.
+
+Everything here is a pure procedure of her cards, the priority letters, the Luna bonus card and
+keyed random draws, vectorised over the games given (``g``: indices of games whose Au Toma acts).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.core import rng
+from sim.games.red_rising import zones
+from sim.games.red_rising.state import (
+    PILE_DECK, State, add, banish, pop_top, push_top, roll, to_hand,
+)
+
+JUPITER, MARS, LUNA, INSTITUTE = range(4)
+SET_ASIDE = 4                        # cards set aside at every (re)build (RR-V3, RR-V14)
+
+
+def shuffle_order(keys, n: int, counter) -> np.ndarray:
+    """``rng.permutations(keys, n, counter)`` with a per-game counter (int[b, n])."""
+    counter = np.asarray(counter, dtype=np.int64)
+    offsets = np.arange(n, dtype=np.int64)[None, :] + counter[:, None] * n
+    draws = rng.bits(np.asarray(keys, dtype=np.uint64)[:, None], offsets)
+    return np.argsort(draws, axis=-1, kind="stable")
+
+
+def build_deck(s: State, g):
+    """Shuffle all Au Toma cards (shuffle number ``auto_shuffles``), set the top four aside."""
+    n = s.auto_order.shape[1]
+    s.auto_order[g] = shuffle_order(s.key_automa[g], n, s.auto_shuffles[g])
+    s.auto_pos[g] = SET_ASIDE
+
+
+def resolve_part(s: State, g, part):
+    """Location of an Au Toma card part: a location symbol, or a priority letter (RR-V25, V26)."""
+    part = part.astype(np.int64)
+    letter = np.maximum(part - 4, 0)
+    return np.where(part < 4, part, s.letter_loc[g, letter]).astype(np.int64)
+
+
+def can_gain(s: State, g, a, loc):
+    """Can Au Toma still gain the bonus of location ``loc`` (not Luna)? (RR-V28)"""
+    cap = s.cap[g, a]
+    return np.where(loc == JUPITER, s.fleet[g, a] < cap[:, 1],
+                    np.where(loc == MARS, s.helium[g, a] < cap[:, 0],
+                             np.where(loc == INSTITUTE, s.cubes[g, a] < cap[:, 2], True)))
+
+
+def gain_plain(s: State, g, a, loc):
+    """Au Toma gains the bonus of Jupiter / Mars / Institute (caller checked it can be gained)."""
+    add(s, g, a, dh=(loc == MARS).astype(np.int16), df=(loc == JUPITER).astype(np.int16),
+        di=(loc == INSTITUTE).astype(np.int16))
+
+
+def take_sovereign(s: State, g, a):
+    """Au Toma takes or keeps the token; no house ability (RR-V31)."""
+    s.changed[g] |= s.sovereign[g] != a
+    s.sovereign[g] = a
+
+
+def location_bonus(s: State, g, start, step):
+    """The star bonus of location ``start`` with the arrow ``step`` (RR-V28..V30, RR-A24)."""
+    a = s.automa[g]
+    chosen = np.full(len(g), -1, dtype=np.int64)
+    for i in range(4):                   # Luna always counts as obtainable in this search
+        x = (start + i * step) % 4
+        ok = (chosen < 0) & ((x == LUNA) | can_gain(s, g, a, x))
+        chosen[ok] = x[ok]
+    plain = chosen != LUNA
+    if plain.any():
+        gain_plain(s, g[plain], a[plain], chosen[plain])
+    luna = ~plain
+    if luna.any():
+        gl, al, sl = g[luna], a[luna], step[luna]
+        take_sovereign(s, gl, al)
+        extra = s.luna_bonus[gl].astype(np.int64)
+        found = np.full(len(gl), -1, dtype=np.int64)
+        for i in range(4):               # the Luna bonus card's bonus; Luna itself is skipped
+            x = (extra + i * sl) % 4
+            ok = (found < 0) & (x != LUNA) & can_gain(s, gl, al, x)
+            found[ok] = x[ok]
+        got = found >= 0
+        if got.any():
+            gain_plain(s, gl[got], al[got], found[got])
+
+
+def turn(s: State, g):
+    """Au Toma's whole turn: two cards, each deploy, gain, extra (RR-V13..V24)."""
+    a = s.automa[g]
+    n_cards = s.auto_order.shape[1]
+    for _ in range(2):
+        empty = s.auto_pos[g] >= n_cards          # RR-V13, RR-V14, RR-A26
+        if empty.any():
+            s.auto_shuffles[g[empty]] += 1
+            build_deck(s, g[empty])
+        card = s.auto_order[g, s.auto_pos[g]].astype(np.int64)
+        s.auto_pos[g] += 1
+        p = s.prog
+        deploy = resolve_part(s, g, p.auto_deploy[card])
+        gain = resolve_part(s, g, p.auto_gain[card])
+        step = p.auto_dir[card].astype(np.int64)
+        extra = p.auto_extra[card]
+        # deploy: the top card of the draw deck (RR-V17; empty deck: skipped, RR-A16)
+        has = s.size[g, PILE_DECK] > 0
+        if has.any():
+            gd = g[has]
+            c = pop_top(s, gd, PILE_DECK)
+            push_top(s, gd, deploy[has], c)
+        # gain: the first non-empty location from the Gain part along the arrow (RR-V27, RR-A30)
+        loc = np.full(len(g), -1, dtype=np.int64)
+        for i in range(4):
+            x = (gain + i * step) % 4
+            ok = (loc < 0) & (s.size[g, x] > 0)
+            loc[ok] = x[ok]
+        found = loc >= 0
+        if found.any():
+            gf = g[found]
+            c = pop_top(s, gf, loc[found])
+            to_hand(s, gf, a[found], c)
+        star = found & (extra == 1)                # RR-V19
+        if star.any():
+            location_bonus(s, g[star], loc[star], step[star])
+        cross = (extra == 2) & (s.size[g, PILE_DECK] > 0)
+        if cross.any():
+            gc = g[cross]
+            banish(s, gc, pop_top(s, gc, PILE_DECK))
+
+
+def gainable_faces(s: State, g, a):
+    """bool[n, 7]: die faces 1..6 that would have an effect for Au Toma (RR-A36)."""
+    ok = np.zeros((len(g), 7), dtype=bool)
+    ok[:, 1] = (s.size[g, :4] > 0).any(axis=1)
+    ok[:, 2] = s.size[g, PILE_DECK] > 0
+    ok[:, 3] = s.sovereign[g] != a
+    cap = s.cap[g, a]
+    ok[:, 4] = s.helium[g, a] < cap[:, 0]
+    ok[:, 5] = s.fleet[g, a] < cap[:, 1]
+    ok[:, 6] = s.cubes[g, a] < cap[:, 2]
+    return ok
+
+
+def free_die(s: State, g):
+    """A free die bonus for Au Toma (RR-V46): re-roll until a face she can gain, then gain it."""
+    a = s.automa[g]
+    ok = gainable_faces(s, g, a)
+    g, a, ok = g[ok.any(axis=1)], a[ok.any(axis=1)], ok[ok.any(axis=1)]
+    face = np.zeros(len(g), dtype=np.int64)
+    todo = np.arange(len(g))
+    while todo.size:
+        f = roll(s, g[todo])
+        good = ok[todo, f]
+        face[todo[good]] = f[good]
+        todo = todo[~good]
+    rows = np.arange(len(g))
+    # face 1: first non-empty location in priority order A..D; face 2: the A location
+    f1 = face == 1
+    if f1.any():
+        g1 = g[f1]
+        order = s.letter_loc[g1].astype(np.int64)                # [n, 4] location of A..D
+        nonempty = s.size[g1[:, None], order] > 0
+        x = order[np.arange(len(g1)), np.argmax(nonempty, axis=1)]
+        banish(s, g1, pop_top(s, g1, x))
+    f2 = face == 2
+    if f2.any():
+        g2 = g[f2]
+        push_top(s, g2, s.letter_loc[g2, 0].astype(np.int64), pop_top(s, g2, PILE_DECK))
+    f3 = face == 3
+    if f3.any():
+        take_sovereign(s, g[f3], a[f3])
+    plain = face >= 4
+    if plain.any():
+        gp, fp = g[plain], face[plain]
+        add(s, gp, a[plain], dh=(fp == 4).astype(np.int16), df=(fp == 5).astype(np.int16),
+            di=(fp == 6).astype(np.int16))
+    del rows
+
+
+def free_gain(s: State, g, res, amount):
+    """A free gain offered by the player's ability: Au Toma always takes it (RR-V35, RR-A25)."""
+    from sim.games.red_rising.program import DIE, FLEET, HELIUM, INFLUENCE, SOVEREIGN
+    a = s.automa[g]
+    plain = res <= INFLUENCE
+    if plain.any():
+        gp, rp, am = g[plain], res[plain], amount[plain]
+        add(s, gp, a[plain], dh=np.where(rp == HELIUM, am, 0), df=np.where(rp == FLEET, am, 0),
+            di=np.where(rp == INFLUENCE, am, 0))
+    sov = res == SOVEREIGN
+    if sov.any():
+        take_sovereign(s, g[sov], a[sov])
+    die = res == DIE
+    if die.any():
+        free_die(s, g[die])
+
+
+def hand_top(s: State, g, count):
+    """int16[n, K]: Au Toma's top cards (top first), ``count`` of them at most (RR-V47)."""
+    from sim.games.red_rising.state import PILE_AUTOMA, pile_cards
+    k = s.f_seen.shape[2]
+    cards = pile_cards(s, g, PILE_AUTOMA, k)
+    cards[np.arange(k)[None, :] >= np.asarray(count)[:, None]] = -1
+    return cards
+
+
+def zone_hand(s: State, g):
+    return zones.HAND0 + s.automa[g]

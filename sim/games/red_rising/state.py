@@ -1,0 +1,464 @@
+"""The engine's state (numpy arrays, batch axis first) and the primitives every handler uses.
+
+Layout (B games, P seats in turn order, C cards, D frame depth, K seen-set size):
+
+* Cards. ``where`` int8[B, C] holds the zone code of every card (``zones.py``: locations 0..3,
+  deck 4, banished 5, out of the game 6, hand of seat p = 10 + p). Ordered piles are linked
+  lists: pile ``0..3`` = the four locations, ``4`` = the draw deck, ``5`` = Au Toma's hand
+  (the only ordered hand, RR-V8). ``top`` int16[B, 6] is the top card of each pile (-1 empty),
+  ``under`` int16[B, C] the card just below (-1 at the bottom, and for cards in no pile), and
+  ``size`` int16[B, 6] the pile's card count. Players' hands are sets (``hand_n`` counts them).
+* Resources ``helium``/``fleet``/``cubes`` int16[B, P] with per-seat caps ``cap`` [B, P, 3]
+  (Au Toma: 10/10/10, RR-V28; players: unlimited helium, last fleet space, 10 cubes);
+  ``sovereign`` int8[B] is the holder (-1 beside the board).
+* Turn: ``player``, ``turns``, ``rounds``, ``deployed`` bool[B, 4] (RR-R63), ``skip_gain``
+  (an ``end_turn`` op fired), ``traded`` bool[B, C] / ``turn_traded`` (RR-A21), ``changed``
+  and ``idle`` (stalemate guard), ``triggered``/``end_reason``/``last_turn``/``reached``.
+* Randomness: keys per purpose and per-game counters (``die_c``, ``pick_c``, ``auto_shuffles``).
+* The pending decision: ``kind``, ``decider``, ``legal`` bool[B, A], ``waiting``; the answer
+  lands in ``action``. ``mop`` is the micro-op each game runs next (engine.py).
+* The interpreter: a stack of frames per game (``depth``; registers ``f_*`` [B, D]): return
+  micro-op, program counter, actor, ``this`` location, card, ``prev_done``, a loop counter,
+  the current opponent target and the remaining targets (bitmask of seat offsets), a done
+  flag, "inside a chained deploy", a selected card, and the seen set (``f_seen`` [B, D, K],
+  card ids, -1 = empty slot). Depth 0 is the turn flow itself.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.core import rng
+from sim.games.red_rising import zones
+from sim.games.red_rising.program import Program
+
+# ---- micro-ops (what a game executes next; engine.py maps each to its handler) ---------------
+_MOPS = """
+T_START T_ACTION T_DEPCARD T_DEPLOC T_GAIN_ASK T_GAIN T_SCOUT T_END
+E_START E_PLAYER E_ORDER_ASK E_ORDER E_BANISH E_CERES E_SCORE DONE
+POP ADV_DONE ADV_REG OPT
+BANLOC_LOC BANLOC_CARD BH_ASK BH_APPLY MOVE_SRC MOVE_CARD MOVE_DST PL_ASK PL_APPLY
+GC_LOC GC_CARD DA_CARD DA_LOC REC_CARD REC_LOC RD_NEXT RD_F1 RD_F2 RD_FC
+OPP_CHOOSE OPP_NEXT OPP_BLOCK OPP_CARD OPP_ACCEPT OPP_THEN RV_CARD
+""".split()
+M = {name: i for i, name in enumerate(_MOPS)}
+ENTER0 = len(_MOPS)                 # ENTER0 + opcode: start executing an instruction
+NUM_MOPS = ENTER0 + 18
+
+PILE_DECK, PILE_AUTOMA = 4, 5
+NONE = -1
+UNKNOWN = -1                        # observation code of a card the observer cannot see
+CUBES = 10                          # influence cubes per house (RR-S9)
+DEPTH = 16                          # frames per game
+END_REASONS = ("", "two_thresholds", "all_thresholds", "stalemate", "round_limit")
+R_TWO, R_ALL, R_STALEMATE, R_ROUND_LIMIT = 1, 2, 3, 4
+
+
+@dataclass
+class State:
+    """One batch of Red Rising games (see the module docstring for the layout).
+
+    ``step`` updates a state in place and returns it; ``sim.core.game.take`` makes a copy.
+    """
+
+    prog: Program
+    config: object
+    content: object
+    seed: int
+    game_id: np.ndarray
+    where: np.ndarray
+    under: np.ndarray
+    top: np.ndarray
+    size: np.ndarray
+    hand_n: np.ndarray
+    helium: np.ndarray
+    fleet: np.ndarray
+    cubes: np.ndarray
+    cap: np.ndarray
+    sovereign: np.ndarray
+    house: np.ndarray
+    slot: np.ndarray
+    automa: np.ndarray
+    prio: np.ndarray
+    letter_loc: np.ndarray
+    luna_bonus: np.ndarray
+    parity: np.ndarray
+    auto_order: np.ndarray
+    auto_pos: np.ndarray
+    auto_shuffles: np.ndarray
+    key_die: np.ndarray
+    key_pick: np.ndarray
+    key_automa: np.ndarray
+    die_c: np.ndarray
+    pick_c: np.ndarray
+    player: np.ndarray
+    turns: np.ndarray
+    rounds: np.ndarray
+    deployed: np.ndarray
+    skip_gain: np.ndarray
+    traded: np.ndarray
+    turn_traded: np.ndarray
+    changed: np.ndarray
+    idle: np.ndarray
+    triggered: np.ndarray
+    end_reason: np.ndarray
+    last_turn: np.ndarray
+    reached: np.ndarray
+    done: np.ndarray
+    pend: np.ndarray
+    flipped: np.ndarray
+    end_player: np.ndarray
+    end_pending: np.ndarray
+    banish_left: np.ndarray
+    kind: np.ndarray
+    decider: np.ndarray
+    legal: np.ndarray
+    waiting: np.ndarray
+    action: np.ndarray
+    mop: np.ndarray
+    depth: np.ndarray
+    f_ret: np.ndarray
+    f_pc: np.ndarray
+    f_actor: np.ndarray
+    f_this: np.ndarray
+    f_card: np.ndarray
+    f_prev: np.ndarray
+    f_cnt: np.ndarray
+    f_tgt: np.ndarray
+    f_tmask: np.ndarray
+    f_done: np.ndarray
+    f_chain: np.ndarray
+    f_src: np.ndarray
+    f_seen: np.ndarray
+    result: np.ndarray
+    rank: np.ndarray
+    win_share: np.ndarray
+
+    @property
+    def batch(self) -> int:
+        return self.where.shape[0]
+
+    @property
+    def seats(self) -> int:
+        return self.helium.shape[1]
+
+    @property
+    def num_cards(self) -> int:
+        return self.where.shape[1]
+
+    def copy(self) -> "State":
+        return dataclasses.replace(self, **{f.name: getattr(self, f.name).copy()
+                                            for f in dataclasses.fields(self)
+                                            if isinstance(getattr(self, f.name), np.ndarray)})
+
+
+def empty_state(prog, config, content, seed, game_ids, seats, num_actions, automa_cards) -> State:
+    """A state with every array allocated (zeros / -1); ``engine.init`` fills it."""
+    b, p, c, d, k = len(game_ids), seats, len(content.cards), DEPTH, prog.seen_k
+
+    def full(shape, value, dtype):
+        return np.full(shape, value, dtype=dtype)
+
+    return State(
+        prog=prog, config=config, content=content, seed=int(seed),
+        game_id=np.asarray(game_ids, dtype=np.int64).copy(),
+        where=full((b, c), zones.OUT, np.int8), under=full((b, c), -1, np.int16),
+        top=full((b, 6), -1, np.int16), size=full((b, 6), 0, np.int16), hand_n=full((b, p), 0, np.int16),
+        helium=full((b, p), 0, np.int16), fleet=full((b, p), 0, np.int16), cubes=full((b, p), 0, np.int16),
+        cap=full((b, p, 3), 0, np.int16), sovereign=full(b, -1, np.int8),
+        house=full((b, p), -1, np.int8), slot=full((b, p), 0, np.int8), automa=full(b, -1, np.int8),
+        prio=full((b, 4), -1, np.int8), letter_loc=full((b, 4), -1, np.int8),
+        luna_bonus=full(b, -1, np.int8), parity=full(b, 0, np.int8),
+        auto_order=full((b, max(automa_cards, 1)), -1, np.int8), auto_pos=full(b, 0, np.int16),
+        auto_shuffles=full(b, 0, np.int16),
+        key_die=np.zeros(b, np.uint64), key_pick=np.zeros(b, np.uint64), key_automa=np.zeros(b, np.uint64),
+        die_c=full(b, 0, np.int32), pick_c=full(b, 0, np.int32),
+        player=full(b, 0, np.int8), turns=full(b, 0, np.int32), rounds=full(b, 0, np.int16),
+        deployed=full((b, 4), False, bool), skip_gain=full(b, False, bool),
+        traded=full((b, c), False, bool), turn_traded=full(b, False, bool), changed=full(b, False, bool),
+        idle=full(b, 0, np.int16), triggered=full(b, False, bool), end_reason=full(b, 0, np.int8),
+        last_turn=full(b, False, bool), reached=full((b, p, 3), False, bool), done=full(b, False, bool),
+        pend=full(b, -1, np.int16), flipped=full(b, -1, np.int16),
+        end_player=full(b, 0, np.int8), end_pending=full((b, c), False, bool), banish_left=full(b, 0, np.int8),
+        kind=full(b, 0, np.int8), decider=full(b, -1, np.int8), legal=full((b, num_actions), False, bool),
+        waiting=full(b, False, bool), action=full(b, 0, np.int16), mop=full(b, 0, np.int16),
+        depth=full(b, 0, np.int8), f_ret=full((b, d), 0, np.int16), f_pc=full((b, d), 0, np.int32),
+        f_actor=full((b, d), 0, np.int8), f_this=full((b, d), -1, np.int8), f_card=full((b, d), -1, np.int16),
+        f_prev=full((b, d), False, bool), f_cnt=full((b, d), 0, np.int16), f_tgt=full((b, d), -1, np.int8),
+        f_tmask=full((b, d), 0, np.int16), f_done=full((b, d), False, bool), f_chain=full((b, d), False, bool),
+        f_src=full((b, d), -1, np.int16), f_seen=full((b, d, k), -1, np.int16),
+        result=full((b, 8, p), 0, np.int32), rank=full((b, p), 0, np.int8), win_share=full((b, p), 0.0, np.float64),
+    )
+
+
+# ---- piles (linked lists) ------------------------------------------------------------------------
+
+def zone_of_pile(s: State, g, pile):
+    """Zone code of pile ``pile`` (locations, deck, Au Toma's hand) in games ``g``."""
+    pile = np.asarray(pile)
+    return np.where(pile == PILE_AUTOMA, zones.HAND0 + s.automa[g], pile).astype(np.int8)
+
+
+def pop_top(s: State, g, pile):
+    """Remove and return the top card of ``pile`` (non-empty) in games ``g``."""
+    c = s.top[g, pile]
+    s.top[g, pile] = s.under[g, c]
+    s.under[g, c] = -1
+    s.size[g, pile] -= 1
+    s.changed[g] = True
+    return c
+
+
+def push_top(s: State, g, pile, c):
+    """Put card ``c`` (in no pile) on top of ``pile``."""
+    s.under[g, c] = s.top[g, pile]
+    s.top[g, pile] = c
+    s.size[g, pile] += 1
+    s.where[g, c] = zone_of_pile(s, g, pile)
+    s.changed[g] = True
+
+
+def push_bottom(s: State, g, pile, c):
+    """Put card ``c`` (in no pile) at the bottom of ``pile``."""
+    pile = np.broadcast_to(np.asarray(pile), np.shape(g))
+    empty = s.size[g, pile] == 0
+    if empty.any():
+        push_top(s, g[empty], pile[empty], c[empty])
+    g, pile, c = g[~empty], pile[~empty], c[~empty]
+    if g.size == 0:
+        return
+    zone = zone_of_pile(s, g, pile)
+    bottom = np.argmax((s.where[g] == zone[:, None]) & (s.under[g] == -1), axis=1)
+    s.under[g, bottom] = c
+    s.under[g, c] = -1
+    s.size[g, pile] += 1
+    s.where[g, c] = zone
+    s.changed[g] = True
+
+
+def pile_of_zone(s: State, g, zone):
+    zone = np.asarray(zone)
+    return np.where(zone >= zones.HAND0, PILE_AUTOMA, zone)
+
+
+def unlink(s: State, g, c):
+    """Take card ``c`` out of its pile (a location, the deck or Au Toma's hand)."""
+    pile = pile_of_zone(s, g, s.where[g, c])
+    is_top = s.top[g, pile] == c
+    if is_top.all():
+        pop_top(s, g, pile, )
+        return
+    if is_top.any():
+        pop_top(s, g[is_top], pile[is_top])
+    g, pile, c = g[~is_top], pile[~is_top], c[~is_top]
+    pred = np.argmax(s.under[g] == c[:, None], axis=1)
+    s.under[g, pred] = s.under[g, c]
+    s.under[g, c] = -1
+    s.size[g, pile] -= 1
+    s.changed[g] = True
+
+
+def pile_cards(s: State, g, pile, n: int):
+    """int16[len(g), n]: the top ``n`` cards of ``pile``, top first (-1 past the bottom)."""
+    out = np.full((len(g), n), -1, dtype=np.int16)
+    c = s.top[g, pile].astype(np.int64)
+    for i in range(n):
+        out[:, i] = c
+        c = np.where(c >= 0, s.under[g, c], -1)
+    return out
+
+
+def location_tops(s: State, g):
+    """int16[len(g), 4]: top card of every location (-1 empty)."""
+    return s.top[g, :4]
+
+
+def remove_card(s: State, g, c):
+    """Take card ``c`` from wherever it is (pile, a hand, banished); it is then in no zone."""
+    w = s.where[g, c]
+    in_pile = (w <= zones.DECK) | (w == zones.HAND0 + s.automa[g])
+    if in_pile.any():
+        unlink(s, g[in_pile], c[in_pile])
+    hand = ~in_pile & (w >= zones.HAND0)
+    if hand.any():
+        s.hand_n[g[hand], w[hand] - zones.HAND0] -= 1
+    s.changed[g] = True
+
+
+def to_hand(s: State, g, p, c):
+    """Card ``c`` (in no zone) into the hand of seat ``p`` (Au Toma: on top, RR-V34)."""
+    auto = p == s.automa[g]
+    if auto.any():
+        push_top(s, g[auto], PILE_AUTOMA, c[auto])
+    s.where[g, c] = zones.HAND0 + p
+    s.hand_n[g, p] += 1
+    s.changed[g] = True
+
+
+def banish(s: State, g, c):
+    """Card ``c`` (in no zone) to the banished pile (RR-R44)."""
+    s.where[g, c] = zones.BANISHED
+    s.changed[g] = True
+
+
+def move_card(s: State, g, c, dest, bottom=False):
+    """Move ``c`` from wherever it is to location ``dest`` (top, or bottom)."""
+    remove_card(s, g, c)
+    if np.any(bottom):
+        bottom = np.broadcast_to(bottom, np.shape(g))
+        push_bottom(s, g[bottom], np.broadcast_to(dest, np.shape(g))[bottom], c[bottom])
+        keep = ~bottom
+        push_top(s, g[keep], np.broadcast_to(dest, np.shape(g))[keep], c[keep])
+    else:
+        push_top(s, g, dest, c)
+
+
+def hand_mask(s: State, g, p):
+    """bool[len(g), C]: the cards in seat ``p``'s hand."""
+    return s.where[g] == (zones.HAND0 + np.asarray(p))[..., None]
+
+
+def automa_bottom(s: State, g):
+    """Bottom card of Au Toma's hand (hand non-empty)."""
+    a = s.automa[g]
+    return np.argmax((s.where[g] == (zones.HAND0 + a)[:, None]) & (s.under[g] == -1), axis=1)
+
+
+# ---- resources and the end trigger -----------------------------------------------------------
+
+def add(s: State, g, p, dh=0, df=0, di=0):
+    """Change helium/fleet/cubes of seat ``p`` by the signed amounts, within [0, cap].
+
+    Gains stop at the cap (RR-R17, RR-R20, RR-V28); losses stop at 0 (cubes go back to the
+    supply, RR-A34). Every change is followed by the end-trigger check (RR-A15).
+    """
+    cap = s.cap[g, p]
+    h0, f0, i0 = s.helium[g, p], s.fleet[g, p], s.cubes[g, p]
+    h = np.clip(h0 + dh, 0, cap[:, 0])
+    f = np.clip(f0 + df, 0, cap[:, 1])
+    i = np.clip(i0 + di, 0, cap[:, 2])
+    s.helium[g, p], s.fleet[g, p], s.cubes[g, p] = h, f, i
+    s.changed[g] |= (h != h0) | (f != f0) | (i != i0)
+    check_trigger(s, g)
+
+
+def room(s: State, g, p, res):
+    """How many units of resource ``res`` (0 helium, 1 fleet, 2 influence) seat ``p`` can gain."""
+    have = np.stack([s.helium[g, p], s.fleet[g, p], s.cubes[g, p]], axis=1)
+    r = np.minimum(res, 2)
+    return s.cap[g, p, r] - have[np.arange(len(g)), r]
+
+
+def have(s: State, g, p, res):
+    have_ = np.stack([s.helium[g, p], s.fleet[g, p], s.cubes[g, p]], axis=1)
+    return have_[np.arange(len(g)), np.minimum(res, 2)]
+
+
+def check_trigger(s: State, g):
+    """RR-E1..E3 with RR-A15: after a change, has the end of the game been triggered?"""
+    g = g[~s.triggered[g]]
+    if g.size == 0:
+        return
+    t = s.config.threshold
+    met = np.stack([s.helium[g] >= t, s.cubes[g] >= t, s.fleet[g] >= t], axis=2)   # [n, P, 3]
+    if s.config.threshold_mode == "ever_reached":
+        s.reached[g] |= met
+        met = s.reached[g]
+    two = (met.sum(axis=2) >= 2).any(axis=1)
+    every = met.any(axis=1).all(axis=1)
+    hit = two | every
+    if hit.any():
+        gh = g[hit]
+        s.triggered[gh] = True
+        s.end_reason[gh] = np.where(two[hit], R_TWO, R_ALL)
+
+
+def receive_sovereign(s: State, g, p):
+    """Seat ``p`` takes (or keeps) the Sovereign token, then its house ops (RR-R27; none for Au Toma).
+
+    The caller has set ``mop`` to its continuation; the house block is pushed on top of it.
+    """
+    s.changed[g] |= s.sovereign[g] != p
+    s.sovereign[g] = p
+    h = s.house[g, p]
+    pc = s.prog.house_pc[h]                       # h = -1 (Au Toma) hits the sentinel -1
+    has = pc >= 0
+    if has.any():
+        gh = g[has]
+        push(s, gh, pc[has], p[has] if np.ndim(p) else p, -1, -1, False)
+
+
+# ---- decisions ----------------------------------------------------------------------------------
+
+def ask(s: State, g, kind: int, decider, nxt: int, loc=None, cards=None, cols=()):
+    """Games ``g`` wait for a decision of ``kind`` by ``decider``; ``nxt`` applies the answer.
+
+    Legal actions: ``loc`` bool[n, 4] (loc:*), ``cards`` bool[n, C] (card:*), ``cols`` fixed
+    action columns (or (column, bool[n]) pairs).
+    """
+    from sim.games.red_rising import actions as A
+    n = len(g)
+    rows = np.zeros((n, s.legal.shape[1]), dtype=bool)
+    if loc is not None:
+        rows[:, A.LOC0:A.LOC0 + 4] = loc
+    if cards is not None:
+        rows[:, A.CARD0:] = cards[:, : s.num_cards]
+    for col in cols:
+        if isinstance(col, tuple):
+            rows[:, col[0]] = col[1]
+        else:
+            rows[:, col] = True
+    s.legal[g] = rows
+    s.kind[g] = kind
+    s.decider[g] = decider
+    s.waiting[g] = True
+    s.mop[g] = nxt
+
+
+# ---- frames ------------------------------------------------------------------------------------
+
+def push(s: State, g, pc, actor, this, card, chain, seen=None):
+    """Start executing the block at ``pc`` in a new frame; the current ``mop`` is its return.
+
+    ``seen``: int16[n, K] seen set of the new frame (default: empty).
+    """
+    d = s.depth[g].astype(np.int64) + 1
+    if (d >= DEPTH).any():
+        raise RuntimeError("Red Rising engine: op nesting deeper than DEPTH frames")
+    s.depth[g] = d
+    s.f_ret[g, d] = s.mop[g]
+    s.f_pc[g, d] = pc
+    s.f_actor[g, d] = actor
+    s.f_this[g, d] = this
+    s.f_card[g, d] = card
+    s.f_chain[g, d] = chain
+    s.f_prev[g, d] = False
+    s.f_seen[g, d] = -1 if seen is None else seen
+    s.mop[g] = ENTER0 + s.prog.op[pc]
+
+
+def advance(s: State, g, d, prev):
+    """The current op of the frame at depth ``d`` is finished: ``prev_done`` and the next op."""
+    pc = s.f_pc[g, d] + 1
+    s.f_pc[g, d] = pc
+    s.f_prev[g, d] = prev
+    s.mop[g] = ENTER0 + s.prog.op[pc]
+
+
+# ---- random draws -------------------------------------------------------------------------------
+
+def roll(s: State, g):
+    """Roll the Rising die once in games ``g`` (purpose "die", the game's die counter)."""
+    face = rng.integers(s.key_die[g], s.die_c[g], 6) + 1
+    s.die_c[g] += 1
+    return face
+
+
+def pick(s: State, g, cand):
+    """Uniform choice among the cards of ``cand`` bool[n, C] (ascending card index), purpose "pick"."""
+    m = cand.sum(axis=1)
+    r = rng.integers(s.key_pick[g], s.pick_c[g], np.maximum(m, 1))
+    s.pick_c[g] += 1
+    return np.argmax(np.cumsum(cand, axis=1) > r[:, None], axis=1)
