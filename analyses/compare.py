@@ -39,14 +39,19 @@ class Side:
 
     results: Results
     variant: str
+    limit: int | None = None          # only games < limit (the games a sequential test used)
 
     @property
     def lf(self) -> pl.LazyFrame:
-        return self.results.scan(self.variant)
+        return self.results.scan(self.variant, self.limit)
 
     @property
     def info(self):
-        return self.results.variants[self.variant]
+        info = self.results.variants[self.variant]
+        if self.limit is None or self.limit > info.last_game:
+            return info
+        from dataclasses import replace
+        return replace(info, games=max(self.limit - info.first_game, 0), last_game=self.limit - 1)
 
     @property
     def label(self) -> str:
@@ -303,7 +308,7 @@ def format_comparison(c: Comparison) -> str:
         star = " *" if r["significant"] else ""
         lines.append(f"{str(r[c.by]):<16} {r['n']:>8,} {100 * r['rate_a']:>7.2f} {100 * r['rate_b']:>7.2f} "
                      f"{100 * r['diff']:>+8.2f} [{100 * r['lo']:>+7.2f}, {100 * r['hi']:>+7.2f}] "
-                     f"{_fmt_p(r['p']):>8} {_fmt_p(r['p_holm']):>8}{star}")
+                     f"{_fmt_p(r['p']):>8} {_fmt_p(r['p_holm']):>8}{star:<2}  {r['test']}")
     lines.append("")
     lines.append(f"score by {c.by} (points, B - A; effect = {'d_z' if c.paired else 'Cohen d'})")
     lines.append(f"{c.by:<16} {'n':>8} {'A':>8} {'B':>8} {'B-A':>8} {'95% interval':>18} {'effect':>7} "

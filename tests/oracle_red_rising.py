@@ -57,13 +57,13 @@ C15 Au Toma's caps: helium <= automa_max, fleet <= min(automa_max, last space),
     cubes <= min(automa_max, 10). Players: helium unlimited, fleet <= last space, 10 cubes.
 C16 The end trigger is only evaluated while turns are played (not during scoring step 1).
 C17 ``ceres_banish`` is applied by the content loader (content.houses is used as given).
-C18 Au Toma's "crossed box" still banishes when her gain found no card (RR-A16/RR-A30 only
-    drop the star); ``lose sovereign`` puts the token back beside the board.
+C18 ``lose sovereign`` (and paying it in a trade) puts the token back beside the board.
 C19 Au Toma deck shuffles use len(content.automa_cards) (22) and set the first 4 aside; a
     rebuild happens whenever she must draw from an empty deck (RR-A26).
 """
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass, replace
 
@@ -98,11 +98,19 @@ class Ctx:
 class OracleGame:
     """One game of Red Rising, played decision by decision.
 
+    Interface: ``decider()``, ``kind()``, ``legal()`` (bool[A]), ``legal_list()``, ``step(a)``,
+    ``done()``, ``result()``; ``score()`` scores the current state (tests score positions with
+    it); ``log`` holds readable lines; ``card_places()`` counts where each card lies.
+
+    State (player indices in turn order; cards are card indices): ``deck`` (top first),
+    ``stacks`` (4 lists, bottom→top), ``hands`` (Au Toma's bottom→top), ``banished``, ``limbo``
+    (a flipped card awaiting its location), ``helium`` / ``fleet`` / ``cubes``, ``sovereign``
+    (holder or None), ``house`` (None = Au Toma), ``is_automa``, ``neutral``; solo:
+    ``letter_of``, ``loc_of_letter``, ``luna_bonus_loc``, ``parity_even``, ``automa_deck``...
+
     ``setup_override(game)`` (optional) is called after the regular setup and before the first
-    turn: tests use it to build positions by hand (set ``deck`` top first, ``stacks`` bottom→top,
-    ``hands``, ``banished``, ``helium`` / ``fleet`` / ``cubes``, ``sovereign``, ``forced_rolls``
-    ...). ``forced_rolls`` is a test hook: while it is non-empty, die rolls take its values in
-    order (the die counter still advances).
+    turn: tests build positions by hand by setting the state above. ``forced_rolls`` is a test
+    hook: while it is non-empty, die rolls take its values in order (the die counter advances).
     """
 
     def __init__(self, config, content, seed: int, game: int, slot_houses=None, setup_override=None):
@@ -589,7 +597,9 @@ class OracleGame:
             if a == act.NO:
                 return False
         self._say(f"    P{ctx.actor} op {op.op}")
-        done = yield from getattr(self, "_do_" + op.op)(op, ctx, prev)
+        done = getattr(self, "_do_" + op.op)(op, ctx, prev)
+        if inspect.isgenerator(done):                  # ops that may ask decisions are generators
+            done = yield from done
         return True if done is None else done
 
     # -- gain / lose / trade
@@ -605,8 +615,6 @@ class OracleGame:
 
     def _do_lose(self, op, ctx, prev):
         self._lose(ctx.actor, op.resource, op.amount)
-        return None
-        yield
 
     def _can_trade(self, op, ctx, prev):
         need: dict[str, int] = {}
@@ -671,8 +679,6 @@ class OracleGame:
     def _do_banish_deck_top(self, op, ctx, prev):
         for _ in range(min(op.count, len(self.deck))):
             self._banish(self.deck[0])
-        return None
-        yield
 
     def _move_sources(self, op, ctx) -> list[tuple[int, int]]:
         """(card, location) that can move: a destination in ``to`` other than its location (C4)."""
@@ -763,7 +769,8 @@ class OracleGame:
         if op.to == "hand":
             self._to_hand(ctx.actor, c)
         else:
-            b = yield from self._ask(ctx.actor, "target_location", [act.LOC0 + x for x in self._sel(op.to, ctx)])
+            locs = [act.LOC0 + x for x in self._sel(op.to, ctx)]
+            b = yield from self._ask(ctx.actor, "target_location", locs)
             self._lift(c)
             self._place(c, b - act.LOC0)
 
@@ -794,7 +801,8 @@ class OracleGame:
             return any(self._match(c, value) for c in self.banished)
         if kind == "location_top":
             selector, flt = value
-            return any(self._top(x) is not None and self._match(self._top(x), flt) for x in self._sel(selector, ctx))
+            tops = [self._top(x) for x in self._sel(selector, ctx)]
+            return any(c is not None and self._match(c, flt) for c in tops)
         if kind == "resource_at_least":
             res, amount = value
             return self._have(ctx.actor, res) >= amount
@@ -807,8 +815,6 @@ class OracleGame:
 
     def _do_end_turn(self, op, ctx, prev):
         self.skip_gain = True
-        return None
-        yield
 
     # -- looking at and revealing cards
 
@@ -985,9 +991,11 @@ class OracleGame:
         if self.deck:
             c = self._flip()
             self._place(c, self._automa_loc(card.deploy))
+            self._say(f"    Au Toma places {self._cid(c)} on {LOCATIONS[self._automa_loc(card.deploy)]}")
         start = self._automa_loc(card.gain)
         took = next((x for x in ((start + k * step) % 4 for k in range(4)) if self.stacks[x]), None)
         if took is not None:
+            self._say(f"    Au Toma takes {self._cid(self._top(took))} from {LOCATIONS[took]}")
             self._to_hand(p, self._top(took))
             if card.extra == "star":
                 self._automa_bonus(p, took, step)
@@ -1110,7 +1118,8 @@ class OracleGame:
                 level = content.automa_levels[cfg.automa_level]
                 kept = self._automa_kept(p)
                 mat = sum(self._automa_matches(c) for c in kept)
-                cards, base, penalty = mat * level.matching + (len(kept) - mat) * level.non_matching, level.start_points, 0
+                cards = mat * level.matching + (len(kept) - mat) * level.non_matching
+                base, penalty = level.start_points, 0
             else:
                 cards, base = self._card_points(p), 0
                 penalty = -cfg.hand_penalty * max(0, len(self.hands[p]) - cfg.hand_limit)

@@ -83,6 +83,17 @@ SPECIAL = [
                                          resource="influence"),))),
     ("SG", "Obsidian", 6, dict(deploy=(Op("opponent", action="steal", filter=Filter(colour=("Gold",))),))),
     ("PSY", "Yellow", 12, dict(end_bonus=(EndBonus("hand_compare", 10, compare="more_than_each_opponent"),))),
+    ("ET", "Red", 0, dict(deploy=(Op("end_turn"),))),
+    ("ETP", "Obsidian", 0, dict(deploy=(Op("gain_card", from_="other", optional=True),
+                                        Op("end_turn", when="if_prev_done")))),
+    ("REC", "Red", 8, dict(deploy=(Op("recover", to="hand"),))),
+    ("RECL", "Red", 8, dict(deploy=(Op("recover", to="other", filter=Filter(colour=("Gold",))),))),
+    ("RO", "Gold", 4, dict(deploy=(Op("reveal_own", filter=Filter(colour=("Gold",)),
+                                      then=(Op("if", cond=("seen_has", Filter(colour=("Gold",))),
+                                               then=(helium_op(),)),)),))),
+    ("MB", "Brown", 6, dict(deploy=(Op("move", which="bottom", from_="other", to="this", to_position="bottom"),))),
+    ("BDT", "White", 5, dict(deploy=(Op("banish_deck_top", count=2),))),
+    ("PFD", "White", 9, dict(deploy=(Op("place_from_deck", to="other", count=2),))),
 ]
 FILLERS = 40
 
@@ -171,8 +182,10 @@ ALL_LOC = ["loc:Jupiter", "loc:Mars", "loc:Luna", "loc:Institute"]
 # ---- setup ------------------------------------------------------------------------------------
 
 def test_setup_four_players_RR_S4_S6_S8_S15_S17_S18():
-    """Deck from the "deck" permutation; 2 cards per location; hands in turn order; Ceres 6
-    cards (RR-S17); Apollo starts (RR-S15) and players are indexed from the start slot."""
+    """Rules: RR-S2, RR-S4, RR-S6, RR-S8, RR-S10, RR-S11, RR-S12, RR-S13, RR-S15, RR-S16, RR-S17, RR-S18.
+
+    Deck from the "deck" permutation; 2 cards per location; hands in turn order; Ceres 6 cards
+    (RR-S17); Apollo starts (RR-S15) and players are indexed from the start slot."""
     cfg = Config(players=4)
     g = OracleGame(cfg, CONTENT, seed=11, game=3, slot_houses=("Mars", "Ceres", "Apollo", "Diana"))
     assert g.slot_of == [2, 3, 0, 1]
@@ -188,8 +201,10 @@ def test_setup_four_players_RR_S4_S6_S8_S15_S17_S18():
 
 
 def test_setup_random_houses_and_start_RR_S8_S14_S15():
-    """Houses from the "houses" permutation; without Apollo the "start" draw picks the start
-    slot; with two seats a neutral house of neutral_cubes cubes exists (RR-S14)."""
+    """Rules: RR-S8, RR-S14, RR-S15.
+
+    Houses from the "houses" permutation; without Apollo the "start" draw picks the start slot;
+    with two seats a neutral house of neutral_cubes cubes exists (RR-S14)."""
     for game in range(30):
         g = OracleGame(Config(players=2), CONTENT, seed=1, game=game)
         perm = rng.permutations(rng.stream_keys(1, [game], "houses"), 6)[0]
@@ -204,6 +219,7 @@ def test_setup_random_houses_and_start_RR_S8_S14_S15():
 
 
 def test_setup_solo_RR_V3_V4_V5_V6_V7_V8_V45_V10():
+    """Rules: RR-V3, RR-V4, RR-V5, RR-V6, RR-V7, RR-V8, RR-V45, RR-V10."""
     solo_cards = list(CONTENT.cards)
     solo_cards[0] = dataclasses.replace(solo_cards[0], solo_removed=True)
     solo_cards[1] = dataclasses.replace(solo_cards[1], solo_removed=True, solo_never_readd=True)
@@ -238,7 +254,7 @@ def test_setup_solo_RR_V3_V4_V5_V6_V7_V8_V45_V10():
 
 
 def test_odd_even_card_example_9_RR_V9_R66():
-    """Cores 4,7 / 0,9 / 12,3 / 5,10: four even (0 is even), four odd -> EVEN."""
+    """Rules: RR-V9, RR-R66. Cores 4,7 / 0,9 / 12,3 / 5,10: four even (0 is even), four odd -> EVEN."""
     cards = [Card(i, f"C{i}", f"C{i}", "Red", core) for i, core in enumerate([4, 7, 0, 9, 12, 3, 5, 10, 1])]
     g = new_game(["Mars", None], content=make_content(cards),
                  stacks=([0, 1], [2, 3], [4, 5], [6, 7]))
@@ -250,6 +266,7 @@ def test_odd_even_card_example_9_RR_V9_R66():
 # ---- Lead, Scout, the gain step ---------------------------------------------------------------
 
 def test_example_7a_moved_card_counts_at_its_origin_RR_R49_R61_R63():
+    """Rules: RR-R2, RR-R3, RR-R4, RR-R5, RR-R7, RR-R49, RR-R50, RR-R61, RR-R63 (example 7a)."""
     g = new_game(["Mars", "Diana"], hands=[ids("K"), []], stacks=STACKS4, deck=F(10, 11, 12))
     expect(g, 0, "action", ["lead", "scout"])
     do(g, "lead")
@@ -267,7 +284,9 @@ def test_example_7a_moved_card_counts_at_its_origin_RR_R49_R61_R63():
 
 
 def test_example_7b_chained_deploy_one_gain_step_RR_R62_R63_A22():
-    """Q (chained) resolves before the rest of P's list; both locations are excluded."""
+    """Rules: RR-R62, RR-R63, RR-A22, RR-R40.
+
+    Q (chained) resolves before the rest of P's list; both locations are excluded."""
     g = new_game(["Mars", "Diana"], hands=[ids("P", "Q") + F(5), []], stacks=STACKS4, deck=F(10, 11))
     do(g, "lead", "card:P", "loc:Jupiter")
     expect(g, 0, "target_card", ["card:Q", "card:F5"])
@@ -280,6 +299,7 @@ def test_example_7b_chained_deploy_one_gain_step_RR_R62_R63_A22():
 
 @pytest.mark.parametrize("recursive", [True, False])
 def test_chain_deploy_recursive_switch_RR_A22(recursive):
+    """Rules: RR-A22."""
     cfg = Config(players=2, chain_deploy_recursive=recursive)
     g = new_game(["Mars", "Diana"], config=cfg, hands=[ids("P", "Q2", "Q"), []], stacks=STACKS4, deck=F(10))
     do(g, "lead", "card:P", "loc:Jupiter", "card:Q2", "loc:Mars")
@@ -294,6 +314,7 @@ def test_chain_deploy_recursive_switch_RR_A22(recursive):
 
 
 def test_scout_places_after_seeing_and_gives_the_bonus_RR_R11_R12_R13_R14_A32():
+    """Rules: RR-R11, RR-R12, RR-R13, RR-R14, RR-A32."""
     g = new_game(["Mars", "Diana"], hands=[ids("Q"), []], stacks=(F(0), F(1), F(2), []), deck=ids("Q2") + F(10))
     do(g, "scout")
     expect(g, 0, "scout_location", ALL_LOC)
@@ -305,7 +326,9 @@ def test_scout_places_after_seeing_and_gives_the_bonus_RR_R11_R12_R13_R14_A32():
 
 
 def test_empty_deck_and_no_legal_gain_RR_A16_A17_R68():
-    """No Scout with an empty deck; Lead with an empty hand is only the gain step; no allowed
+    """Rules: RR-A16, RR-A17, RR-R68, RR-R67, RR-R9, RR-R10.
+
+    No Scout with an empty deck; Lead with an empty hand is only the gain step; no allowed
     non-empty location and no deck: the gain step is skipped."""
     g = new_game(["Mars", "Diana"], hands=[[], F(4)], stacks=([], [], [], []))
     expect(g, 0, "action", ["lead"])
@@ -319,6 +342,7 @@ def test_empty_deck_and_no_legal_gain_RR_A16_A17_R68():
 
 
 def test_location_bonuses_and_limits_RR_R15_R16_R17_R18_R20():
+    """Rules: RR-R15, RR-R16, RR-R17, RR-R18, RR-R20."""
     g = new_game(["Mars", "Diana"], config=Config(players=2, threshold=11),
                  stacks=(F(0, 1), F(2, 3), F(4), F(5, 6)), deck=F(10), fleet=[10, 0], cubes=[10, 0])
     do(g, "lead", "loc:Jupiter")                                    # fleet already on the last space
@@ -345,6 +369,7 @@ def die_game(face, **state):
 
 
 def test_die_face_1_banish_RR_R22():
+    """Rules: RR-R8, RR-R22, RR-R44."""
     g = die_game(1)
     expect(g, 0, "target_location", ALL_LOC)
     do(g, "loc:Mars")
@@ -352,6 +377,7 @@ def test_die_face_1_banish_RR_R22():
 
 
 def test_die_face_2_place_without_bonus_RR_R22_R24():
+    """Rules: RR-R22, RR-R24."""
     g = die_game(2)
     expect(g, 0, "place_location", ALL_LOC)
     do(g, "loc:Luna")
@@ -361,6 +387,7 @@ def test_die_face_2_place_without_bonus_RR_R22_R24():
 
 
 def test_die_face_3_sovereign_and_house_RR_R25_R27_R28():
+    """Rules: RR-R25, RR-R27, RR-R28."""
     g = die_game(3)
     assert g.sovereign == 0 and g.helium[0] == 1                    # House Mars
     expect(g, 1, "action")
@@ -369,12 +396,14 @@ def test_die_face_3_sovereign_and_house_RR_R25_R27_R28():
 @pytest.mark.parametrize("face,attr,start,after", [
     (4, "helium", 0, 1), (5, "fleet", 0, 1), (6, "cubes", 0, 1), (5, "fleet", 10, 10), (6, "cubes", 10, 10)])
 def test_die_faces_4_5_6_and_limits_RR_R22_R23(face, attr, start, after):
+    """Rules: RR-R22, RR-R23."""
     g = die_game(face, **{attr: [start, 0]})
     assert getattr(g, attr)[0] == after
     expect(g, 1, "action")
 
 
 def test_example_8_minerva_rechooses_the_sovereign_face_RR_R19_R27_R36_A35():
+    """Rules: RR-R19, RR-R27, RR-R36, RR-A35."""
     g = new_game(["Minerva", "Mars"], hands=[F(20), []], stacks=STACKS4, deck=F(10, 11),
                  helium=[2, 0], fleet=[1, 0], cubes=[3, 0], sovereign=1, forced_rolls=[3])
     do(g, "lead", "card:F20", "loc:Jupiter")
@@ -403,6 +432,7 @@ def luna_game(house, content=CONTENT, **state):
 
 
 def test_apollo_places_the_flipped_card_RR_R29_R15():
+    """Rules: RR-R29, RR-R15."""
     g = luna_game("Apollo")
     expect(g, 0, "place_location", ALL_LOC)
     assert g.limbo == F(10)
@@ -413,6 +443,7 @@ def test_apollo_places_the_flipped_card_RR_R29_R15():
 
 
 def test_ceres_banishes_a_location_top_RR_R31_A13():
+    """Rules: RR-R31, RR-A13."""
     g = luna_game("Ceres")
     expect(g, 0, "target_location", ["loc:Jupiter", "loc:Mars", "loc:Luna"])
     do(g, "loc:Luna")
@@ -427,12 +458,14 @@ def test_ceres_banishes_a_location_top_RR_R31_A13():
 
 @pytest.mark.parametrize("house,attr", [("Diana", "cubes"), ("Jupiter", "fleet"), ("Mars", "helium")])
 def test_resource_houses_RR_R33_R34_R35(house, attr):
+    """Rules: RR-R33, RR-R34, RR-R35."""
     g = luna_game(house)
     assert getattr(g, attr)[0] == 1
     expect(g, 1, "action")
 
 
 def test_receiving_the_sovereign_again_triggers_the_house_again_RR_R27():
+    """Rules: RR-R27."""
     g = luna_game("Mars", sovereign=0, stacks=(F(0), F(1), F(2, 3, 4), []))
     assert g.helium[0] == 1
     do(g, "lead", "loc:Luna")                                       # Diana (P1) takes it
@@ -441,10 +474,90 @@ def test_receiving_the_sovereign_again_triggers_the_house_again_RR_R27():
     assert g.sovereign == 0 and g.helium[0] == 2
 
 
+# ---- ops ------------------------------------------------------------------------------------
+
+def test_end_turn_skips_the_gain_step_RR_R48():
+    """Rules: RR-R48."""
+    g = new_game(["Mars", "Diana"], hands=[ids("ET"), []], stacks=STACKS4, deck=F(10))
+    do(g, "lead", "card:ET", "loc:Mars")
+    expect(g, 1, "action")
+
+
+@pytest.mark.parametrize("take", [True, False])
+def test_optional_take_then_end_turn_if_done_RR_R6_R48_R60(take):
+    """Rules: RR-R6, RR-R48, RR-R60."""
+    g = new_game(["Mars", "Diana"], hands=[ids("ETP"), []], stacks=STACKS4, deck=F(10))
+    do(g, "lead", "card:ETP", "loc:Mars")
+    expect(g, 0, "optional", ["yes", "no"])
+    if take:
+        do(g, "yes")
+        expect(g, 0, "target_location", ["loc:Jupiter", "loc:Luna", "loc:Institute"])
+        do(g, "loc:Luna")                                           # no location bonus (RR-R60)
+        assert g.hands[0] == F(2) and g.sovereign is None
+        expect(g, 1, "action")
+    else:
+        do(g, "no")
+        expect(g, 0, "gain", ["loc:Jupiter", "loc:Luna", "loc:Institute", "deck"])
+
+
+def test_recover_from_the_banished_pile_RR_R46_R45():
+    """Rules: RR-R46, RR-R45."""
+    g = new_game(["Mars", "Diana"], hands=[ids("REC"), []], stacks=STACKS4, deck=F(10), banished=F(8, 9))
+    do(g, "lead", "card:REC", "loc:Mars")
+    expect(g, 0, "target_card", cards_of(F(8, 9)))
+    do(g, "card:F9")
+    assert g.hands[0] == F(9) and g.banished == F(8)
+    g = new_game(["Mars", "Diana"], hands=[ids("RECL"), []], stacks=STACKS4, deck=F(10),
+                 banished=F(8) + ids("BL"))
+    do(g, "lead", "card:RECL", "loc:Mars")
+    expect(g, 0, "target_card", ["card:BL"])                        # filter Gold
+    do(g, "card:BL")
+    expect(g, 0, "target_location", ["loc:Jupiter", "loc:Luna", "loc:Institute"])
+    do(g, "loc:Luna")
+    assert g.stacks[LUNA] == F(2) + ids("BL")
+
+
+def test_reveal_own_unlocks_then_RR_R47_A20():
+    """Rules: RR-R47, RR-A20."""
+    g = new_game(["Mars", "Diana"], hands=[ids("RO", "BL", "SG"), []], stacks=STACKS4, deck=F(10))
+    do(g, "lead", "card:RO", "loc:Mars")
+    expect(g, 0, "target_card", ["card:BL"])                        # only Gold cards
+    do(g, "card:BL")
+    assert g.helium[0] == 1 and sorted(g.hands[0]) == sorted(ids("BL", "SG"))
+    g = new_game(["Mars", "Diana"], hands=[ids("RO", "SG"), []], stacks=STACKS4, deck=F(10))
+    do(g, "lead", "card:RO", "loc:Mars")                            # nothing to reveal: skipped
+    expect(g, 0, "gain")
+
+
+def test_move_bottom_card_to_the_bottom_of_this_RR_R49_R50():
+    """Rules: RR-R49, RR-R50."""
+    g = new_game(["Mars", "Diana"], hands=[ids("MB"), []], stacks=(F(0, 4), F(1), F(2, 5), []), deck=F(10))
+    do(g, "lead", "card:MB", "loc:Mars")
+    expect(g, 0, "target_location", ["loc:Jupiter", "loc:Luna"])   # non-empty "other" stacks
+    do(g, "loc:Luna")
+    expect(g, 0, "target_location", ["loc:Mars"])
+    do(g, "loc:Mars")
+    assert g.stacks[MARS] == F(2, 1) + ids("MB") and g.stacks[LUNA] == F(5)
+
+
+def test_banish_deck_top_and_place_from_deck_RR_R44_R67_A16():
+    """Rules: RR-R44, RR-R67, RR-A16."""
+    g = new_game(["Mars", "Diana"], hands=[ids("BDT"), []], stacks=STACKS4, deck=F(10, 11, 12))
+    do(g, "lead", "card:BDT", "loc:Mars")
+    assert g.banished == F(10, 11) and g.deck == F(12)
+    g = new_game(["Mars", "Diana"], hands=[ids("PFD"), []], stacks=STACKS4, deck=F(10))
+    do(g, "lead", "card:PFD", "loc:Mars")
+    expect(g, 0, "place_location", ["loc:Jupiter", "loc:Luna", "loc:Institute"])
+    do(g, "loc:Jupiter")                                            # deck empty: second skipped
+    assert g.stacks[JUPITER] == F(0, 10)
+    expect(g, 0, "gain", ["loc:Jupiter", "loc:Luna", "loc:Institute"])
+
+
 # ---- ops: trade limits, opponents, blocks -----------------------------------------------------
 
 @pytest.mark.parametrize("limit,cubes,helium", [("per_ability", 1, 1), ("per_turn_total", 0, 2)])
 def test_trade_limit_switch_RR_R65_A21(limit, cubes, helium):
+    """Rules: RR-R65, RR-A21."""
     cfg = Config(players=2, trade_limit=limit)
     g = new_game(["Mars", "Diana"], config=cfg, hands=[ids("TA", "TB"), []], stacks=STACKS4,
                  deck=F(10), helium=[3, 0])
@@ -455,6 +568,7 @@ def test_trade_limit_switch_RR_R65_A21(limit, cubes, helium):
 
 
 def test_one_card_trades_once_per_turn_RR_R65_A20():
+    """Rules: RR-R65, RR-A20, RR-R64 (a card whose ability cannot resolve is still deployed)."""
     g = new_game(["Mars", "Diana"], hands=[ids("TT"), []], stacks=STACKS4, deck=F(10), helium=[3, 0])
     do(g, "lead", "card:TT", "loc:Jupiter")
     assert (g.helium[0], g.fleet[0]) == (2, 1)
@@ -469,6 +583,7 @@ def three_players(**state):
 
 
 def test_steal_blocked_or_not_RR_R42_R47_A28_D15_D22():
+    """Rules: RR-R42, RR-R47, RR-A28 (D15, D22); prev_done after a blocked op (C1)."""
     g = three_players(hands=[ids("S") + F(5), ids("BL") + F(6), F(7)])
     do(g, "lead", "card:S", "loc:Jupiter")
     expect(g, 0, "target_opponent", ["opp:+1", "opp:+2"])
@@ -486,6 +601,7 @@ def test_steal_blocked_or_not_RR_R42_R47_A28_D15_D22():
 
 
 def test_owner_chooses_each_opponent_in_turn_order_RR_R42_D16():
+    """Rules: RR-R42, RR-R47 (D16: the owner chooses)."""
     g = three_players(hands=[ids("OC"), F(5, 6), F(7)])
     do(g, "lead", "card:OC", "loc:Jupiter")
     expect(g, 1, "target_card", cards_of(F(5, 6)))
@@ -496,6 +612,7 @@ def test_owner_chooses_each_opponent_in_turn_order_RR_R42_D16():
 
 
 def test_gain_free_is_accepted_or_declined_RR_R6_D17():
+    """Rules: RR-R6 (D17: each opponent may accept)."""
     g = three_players(hands=[ids("GF"), [], []])
     do(g, "lead", "card:GF", "loc:Jupiter")
     expect(g, 1, "accept", ["yes", "no"])
@@ -506,6 +623,7 @@ def test_gain_free_is_accepted_or_declined_RR_R6_D17():
 
 
 def test_lose_neighbours_RR_A34():
+    """Rules: RR-A34."""
     g = three_players(hands=[ids("LOSE"), [], []], cubes=[0, 2, 1])
     do(g, "lead", "card:LOSE", "loc:Jupiter")
     assert g.cubes == [0, 1, 0]
@@ -527,6 +645,7 @@ def solo_game(config=None, content=CONTENT, **state):
 
 
 def test_steal_from_au_toma_takes_her_bottom_card_RR_V33_V36():
+    """Rules: RR-V33, RR-V36, RR-A27 (she never blocks)."""
     g = solo_game(hands=[ids("S"), F(20, 21, 22)])
     do(g, "lead", "card:S", "loc:Jupiter")
     expect(g, 0, "target_opponent", ["opp:+1"])                     # no block decision for her
@@ -538,6 +657,7 @@ def test_steal_from_au_toma_takes_her_bottom_card_RR_V33_V36():
 
 
 def test_reveals_return_to_the_top_of_her_hand_RR_V34():
+    """Rules: RR-V34."""
     g = solo_game(hands=[ids("RC"), F(20, 21, 22)])
     do(g, "lead", "card:RC", "loc:Jupiter", "opp:+1")
     assert g.hands[1] == F(21, 22, 20)
@@ -550,6 +670,7 @@ def test_reveals_return_to_the_top_of_her_hand_RR_V34():
 
 
 def test_au_toma_accepts_free_gains_within_her_caps_RR_V35_A25():
+    """Rules: RR-V35, RR-A25."""
     g = solo_game(hands=[ids("GF"), F(20)], helium=[0, 9])
     do(g, "lead", "card:GF", "loc:Jupiter")
     assert g.helium == [0, 10]
@@ -557,6 +678,7 @@ def test_au_toma_accepts_free_gains_within_her_caps_RR_V35_A25():
 
 
 def test_au_toma_free_die_rerolls_until_usable_RR_V46_A36():
+    """Rules: RR-V46, RR-A36."""
     g = solo_game(hands=[ids("GFD"), F(20)], helium=[0, 10], fleet=[0, 10], cubes=[0, 10], sovereign=1,
                   deck=[], stacks=([], F(1, 2), F(3), []), forced_rolls=[4, 5, 3, 6, 2, 1])
     do(g, "lead", "card:GFD", "loc:Institute", "opp:+1")
@@ -568,6 +690,7 @@ def test_au_toma_free_die_rerolls_until_usable_RR_V46_A36():
 
 
 def test_eo_looks_at_her_top_six_in_order_RR_V47_A27():
+    """Rules: RR-V47, RR-A27."""
     hand = F(0) + F(21, 22, 23, 24, 25, 26)                         # F0 is Red, at the bottom
     g = solo_game(hands=[ids("EO"), hand], stacks=(F(1), F(2), F(3), F(4)))
     do(g, "lead", "card:EO", "loc:Jupiter", "opp:+1")
@@ -579,6 +702,7 @@ def test_eo_looks_at_her_top_six_in_order_RR_V47_A27():
 
 
 def test_roque_reshuffles_her_top_six_RR_V49():
+    """Rules: RR-V49."""
     hand = F(20, 21, 22, 23, 24, 25, 26, 27)
     g = solo_game(hands=[ids("ROQ"), hand])
     do(g, "lead", "card:ROQ", "loc:Jupiter", "opp:+1")
@@ -597,19 +721,29 @@ def automa_content(*rows):
     return script_content(automa=cards + AUTOMA[len(cards):])
 
 
-def automa_turn(rows, **state):
+def automa_turn(rows, threshold=11, **state):
     """The player scouts F10 to Jupiter, then Au Toma resolves the first two Au Toma cards."""
     content = automa_content(*rows)
     base = dict(stacks=(F(0), F(1), F(2, 3), []), deck=F(10, 11, 12, 13), automa_deck=[0, 1, 2, 3],
                 hands=[[], F(20)])
     base.update(state)
-    g = solo_game(config=Config(players=1, threshold=11), content=content, **base)
+    g = solo_game(config=Config(players=1, threshold=threshold), content=content, **base)
     do(g, "scout", "loc:Jupiter")
-    expect(g, 0, "action")
+    if not g.done():
+        expect(g, 0, "action")
     return g
 
 
+def test_au_toma_finishes_her_turn_after_triggering_the_end_RR_V12_V23_V24():
+    """Rules: RR-V12, RR-V23, RR-V24."""
+    g = automa_turn(["J,M,star,cw", "J,J,none,cw"], threshold=7, helium=[0, 6], cubes=[0, 7])
+    assert g.done() and g.result()["end_reason"] == "two_thresholds"
+    assert g.hands[1] == F(20, 1, 12) and g.helium[1] == 7
+
+
 def test_example_6_au_toma_resolves_one_card_RR_V5_V17_V18_V19_V22_V25_V26_V27_V28_V29_V31():
+    """Rules: RR-V5, RR-V15, RR-V16, RR-V17, RR-V18, RR-V19, RR-V20, RR-V21, RR-V22, RR-V25, RR-V26,
+    RR-V27, RR-V28, RR-V29, RR-V31 (example 6)."""
     g = automa_turn(["A,D,star,ccw", "J,J,none,cw"], helium=[0, 5], fleet=[0, 10], cubes=[0, 4], sovereign=0)
     assert g.stacks[MARS] == F(1, 11)                               # deploy A = Mars
     assert g.stacks[LUNA] == F(2)                                   # Institute empty -> ccw -> Luna
@@ -620,12 +754,14 @@ def test_example_6_au_toma_resolves_one_card_RR_V5_V17_V18_V19_V22_V25_V26_V27_V
 
 
 def test_au_toma_maxed_bonus_search_reaches_luna_RR_V28_A24():
+    """Rules: RR-V28, RR-A24."""
     g = automa_turn(["J,M,star,cw", "J,J,none,cw"], helium=[0, 10], cubes=[0, 3],
                     luna_bonus_loc=INSTITUTE)
     assert g.sovereign == 1 and g.cubes[1] == 4 and g.helium[1] == 10
 
 
 def test_au_toma_luna_card_bonus_search_skips_luna_RR_V30_A24():
+    """Rules: RR-V30, RR-A24."""
     g = automa_turn(["J,L,star,cw", "J,J,none,cw"], fleet=[0, 10])   # Luna card: Jupiter (maxed)
     assert g.sovereign == 1 and g.helium[1] == 1                    # cw from Jupiter: Mars
     g = automa_turn(["J,L,star,cw", "J,J,none,cw"], helium=[0, 10], fleet=[0, 10], cubes=[0, 10])
@@ -633,6 +769,7 @@ def test_au_toma_luna_card_bonus_search_skips_luna_RR_V30_A24():
 
 
 def test_au_toma_cross_and_empty_gain_RR_V19_V27_A16_A30():
+    """Rules: RR-V19, RR-V27, RR-A16, RR-A30."""
     g = automa_turn(["J,M,cross,cw", "J,J,none,cw"])
     assert g.banished == F(12) and g.hands[1] == F(20, 1, 13)
     g = automa_turn(["J,I,star,cw", "J,J,none,cw"], stacks=([], [], [], []), deck=F(10))
@@ -641,6 +778,7 @@ def test_au_toma_cross_and_empty_gain_RR_V19_V27_A16_A30():
 
 
 def test_au_toma_rebuilds_her_deck_RR_V13_V14_A26():
+    """Rules: RR-V13, RR-V14, RR-A26."""
     g = automa_turn(["J,J,none,cw", "J,J,none,cw"], automa_deck=[0])
     order = rng.permutations(rng.stream_keys(5, [0], "automa"), 22, counter=1)[0]
     assert g.automa_shuffles == 1
@@ -656,6 +794,7 @@ def end_game(houses, **state):
 
 
 def test_example_5_trigger_timing_and_apollo_RR_E1_E2_E3_E4_E5():
+    """Rules: RR-E1, RR-E2, RR-E3, RR-E4, RR-E5, RR-R30, RR-S16, RR-S18 (example 5)."""
     g = end_game(["Apollo", "Mars", "Diana"], helium=[7, 0, 0], fleet=[0, 6, 0], cubes=[0, 0, 6])
     do(g, "scout", "loc:Mars")
     do(g, "scout", "loc:Jupiter")                                   # H (A) and F (B): no trigger
@@ -670,6 +809,7 @@ def test_example_5_trigger_timing_and_apollo_RR_E1_E2_E3_E4_E5():
 
 
 def test_trigger_on_the_start_players_turn_completes_the_round_RR_E2_E4_E5():
+    """Rules: RR-E2, RR-E4, RR-E5."""
     g = end_game(["Apollo", "Mars", "Diana"], helium=[6, 0, 0], cubes=[7, 0, 0])
     do(g, "scout", "loc:Mars")
     assert g.end_reason == "two_thresholds"
@@ -681,6 +821,7 @@ def test_trigger_on_the_start_players_turn_completes_the_round_RR_E2_E4_E5():
 
 
 def test_without_apollo_the_game_ends_with_the_round_RR_E4():
+    """Rules: RR-E4."""
     g = end_game(["Mars", "Diana", "Jupiter"], helium=[7, 0, 0], fleet=[0, 6, 0], cubes=[0, 0, 6])
     do(g, "scout", "loc:Mars", "scout", "loc:Jupiter", "scout", "loc:Institute")
     assert g.done() and g.result()["turns"] == 3 and g.result()["end_reason"] == "all_thresholds"
@@ -688,7 +829,7 @@ def test_without_apollo_the_game_ends_with_the_round_RR_E4():
 
 @pytest.mark.parametrize("mode,triggered", [("current", False), ("ever_reached", True)])
 def test_threshold_mode_RR_A15(mode, triggered):
-    """P0 reaches 7 helium, later trades 2 of them for its 7th fleet space."""
+    """Rules: RR-A15. P0 reaches 7 helium, later trades 2 of them for its 7th fleet space."""
     cfg = Config(players=2, threshold_mode=mode)
     g = end_game(["Mars", "Diana"], config=cfg, hands=[ids("T"), []], helium=[6, 0], fleet=[6, 0])
     do(g, "scout", "loc:Mars", "scout", "loc:Luna")
@@ -698,6 +839,7 @@ def test_threshold_mode_RR_A15(mode, triggered):
 
 
 def test_end_abilities_in_chosen_order_then_ceres_banish_RR_E7_E8_A14():
+    """Rules: RR-E7, RR-E8, RR-R32, RR-R43, RR-A14."""
     g = end_game(["Mars", "Ceres"], hands=[ids("E1", "E2") + F(5), F(6, 7)], helium=[6, 0], cubes=[7, 0])
     do(g, "scout", "loc:Mars", "scout", "loc:Jupiter")
     expect(g, 0, "end_order", ["card:E1", "card:E2"])
@@ -710,6 +852,7 @@ def test_end_abilities_in_chosen_order_then_ceres_banish_RR_E7_E8_A14():
 
 
 def test_ceres_end_banish_with_own_end_abilities_RR_E8_A14():
+    """Rules: RR-E8, RR-A14."""
     cfg = Config(players=2, ceres_end_banish="with_own_end_abilities")
     g = end_game(["Mars", "Ceres"], config=cfg, hands=[[], ids("E1") + F(6)], helium=[6, 0], cubes=[7, 0])
     do(g, "scout", "loc:Mars", "scout", "loc:Jupiter")
@@ -723,11 +866,13 @@ def test_ceres_end_banish_with_own_end_abilities_RR_E8_A14():
 
 
 def test_stalemate_ends_the_game_like_a_trigger_RR_A18():
+    """Rules: RR-A18."""
     g = end_game(["Mars", "Diana"], stacks=([], [], [], []), deck=[])
     for _ in range(4):
         expect(g, g.decider(), "action", ["lead"])
         do(g, "lead")
-    assert g.done() and (g.result()["end_reason"], g.result()["turns"], g.result()["rounds"]) == ("stalemate", 4, 2)
+    r = g.result()
+    assert g.done() and (r["end_reason"], r["turns"], r["rounds"]) == ("stalemate", 4, 2)
     g = end_game(["Apollo", "Diana"], stacks=([], [], [], []), deck=[])
     for _ in range(5):
         do(g, "lead")
@@ -735,6 +880,7 @@ def test_stalemate_ends_the_game_like_a_trigger_RR_A18():
 
 
 def test_round_limit_guard():
+    """The max_rounds guard ends the game like a trigger (C9), Apollo's extra turn included."""
     cfg = Config(players=3, max_rounds=2)
     for game in range(10):
         g = OracleGame(cfg, CONTENT, seed=8, game=game)
@@ -777,6 +923,7 @@ EXAMPLE_1 = [plain(("Gold", 5), ("Red", 8), ("Blue", 10), ("Pink", 3), ("Brown",
 
 @pytest.mark.parametrize("mode,c_total", [("dense", 70), ("competition", 66)])
 def test_example_1_influence_ties_and_shared_victory_RR_E9_E13_E14_E17_E19_A11(mode, c_total):
+    """Rules: RR-E9, RR-E13, RR-E14, RR-E17, RR-E19, RR-A11."""
     g, _ = scoring_game([list(h) for h in EXAMPLE_1], Config(players=4, influence_tie_mode=mode),
                         helium=[3, 7, 2, 0], fleet=[5, 2, 7, 0], cubes=[7, 7, 4, 2], sovereign=2)
     r = g.score()
@@ -797,6 +944,7 @@ def example_2(p2_cubes, p1_cubes=7, mode="dense"):
 
 
 def test_example_2_two_players_and_the_neutral_house_RR_S14_E13_E15():
+    """Rules: RR-S14, RR-E13, RR-E15."""
     r = example_2(2)
     assert r["score"] == [104, 80] and r["score_cards"] == [45, 38] and r["win_share"] == [1.0, 0.0]
     assert example_2(3)["score"][1] == 84 and example_2(3, mode="competition")["score"][1] == 84
@@ -805,6 +953,7 @@ def test_example_2_two_players_and_the_neutral_house_RR_S14_E13_E15():
 
 
 def test_example_3_end_bonus_kinds_wildcards_and_penalty_RR_R41_R51_R54_R55_R56_R57_R58_R59_E16_A19():
+    """Rules: RR-R41, RR-R51, RR-R54, RR-R55, RR-R56, RR-R57, RR-R58, RR-R59, RR-E16, RR-A19."""
     x = [("Gold", 10, dict(end_bonus=(EndBonus("for_each", 4, Filter(colour=("Obsidian",))),))),
          ("Obsidian", 8, {}), ("Obsidian", 7, {}),
          ("Grey", 2, dict(colour_wildcard=True)),
@@ -825,6 +974,7 @@ def test_example_3_end_bonus_kinds_wildcards_and_penalty_RR_R41_R51_R54_R55_R56_
 
 
 def test_example_4_au_toma_scoring_RR_V37_V38_V39_V40_V41_V42_A23():
+    """Rules: RR-V37, RR-V38, RR-V39, RR-V40, RR-V41, RR-V42, RR-A23."""
     cores = [0, 0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 14, 1, 3, 3, 5, 5, 7, 9, 11, 13]
     player = [("Gold", 12, dict(end_bonus=(EndBonus("for_each", 6, Filter(colour=("Gold",))),))),
               ("Gold", 10, {}), ("Gold", 9, {}), ("Gold", 8, {}),
@@ -843,6 +993,7 @@ def test_example_4_au_toma_scoring_RR_V37_V38_V39_V40_V41_V42_A23():
 
 
 def test_psychologist_against_au_toma_uses_a_third_of_her_hand_RR_V48():
+    """Rules: RR-V48."""
     psy = [("Yellow", 0, dict(end_bonus=(EndBonus("hand_compare", 10, compare="more_than_each_opponent"),)))]
     for her, points in ((3, 10), (5, 10), (6, 0), (9, 0)):
         g, _ = scoring_game([psy + plain(("Red", 1)), plain(*[("Red", 2)] * her)], Config(players=1),
@@ -851,9 +1002,11 @@ def test_psychologist_against_au_toma_uses_a_third_of_her_hand_RR_V48():
 
 
 def test_sovereign_breaks_ties_RR_E17_E18():
+    """Rules: RR-E17, RR-E18."""
     g, _ = scoring_game([plain(("Red", 10)), plain(("Red", 0))], Config(players=2), sovereign=1,
                         neutral=0)
-    assert g.score()["score"] == [10, 10] and g.score()["rank"] == [2, 1] and g.score()["win_share"] == [0.0, 1.0]
+    r = g.score()
+    assert r["score"] == [10, 10] and r["rank"] == [2, 1] and r["win_share"] == [0.0, 1.0]
 
 
 # ---- random games: invariants -----------------------------------------------------------------
@@ -897,7 +1050,9 @@ def default_content(config):
 
 @pytest.mark.parametrize("config", RANDOM_CONFIGS, ids=lambda c: f"{c.players}p")
 def test_random_games_invariants_RR_S2_R44_E6_E9_E17_E19(config):
-    """Cards never created or lost, resources in range, score = sum of parts, shares sum to 1."""
+    """Rules: RR-S2, RR-R44, RR-R69, RR-E6, RR-E9, RR-E17, RR-E19, RR-V2.
+
+    Cards never created or lost, resources in range, score = sum of parts, shares sum to 1."""
     for content in (default_content(config), CONTENT):
         for game in range(12):
             g = OracleGame(config, content, seed=77, game=game)
@@ -917,6 +1072,7 @@ def test_random_games_invariants_RR_S2_R44_E6_E9_E17_E19(config):
 
 
 def test_replay_is_deterministic_and_illegal_actions_raise():
+    """Same seed and game index -> same game (random draws are data); illegal actions raise."""
     cfg = Config(players=4)
     runs = []
     for _ in range(2):

@@ -33,7 +33,9 @@ class Game(Protocol):
     def describe(self, before, after, action: int) -> list[str]: ...  # readable log lines (batch of 1)
 
 
-_GAMES = {"red_rising": "sim.games.red_rising.game"}
+_GAMES = {"red_rising": "sim.games.red_rising.game",
+          "animal_kingdoms": "sim.games.animal_kingdoms.game",
+          }
 
 
 def get_game(name: str) -> Game:

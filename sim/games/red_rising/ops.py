@@ -20,6 +20,7 @@ from sim.games.red_rising.program import (
     OPPONENT, P_ACT, P_AMT, P_BLOCK, P_CAMT, P_CFILT, P_COND, P_CRES, P_CSEL, P_ELSE, P_FACE,
     P_FILT, P_GET, P_OPT, P_PAY, P_POS, P_RES, P_SEL, P_SEL2, P_SELN, P_SHUF, P_TGT, P_THEN,
     P_TOPOS, P_WHEN, P_WHICH, PLACE, RECOVER, REVEAL_OWN, ROLL_DIE, S_ACTOR, S_OWNER, S_RANDOM,
+    TRADE_GETS,
     SEL_BANISHED, SEL_DECK, SEL_HAND, SOVEREIGN, T_CHOOSE, T_NEIGHBOURS, TRADE, W_BOTTOM, W_FILTER,
     W_SELF, W_TOP,
 )
@@ -170,24 +171,43 @@ def enter_trade(s, g):
     if s.config.trade_limit == "per_turn_total":
         allowed = ~s.turn_traded[g]
     else:
-        allowed = np.where(f.card >= 0, ~s.traded[g, np.maximum(f.card, 0)], True)
+        allowed = ~s.traded[g, f.card]                 # card -1: the "no card" column (house ops)
     gate(s, f, payable & allowed, begin_trade)
 
 
 def begin_trade(s, f: Frame):
+    """Pay everything, then the gets in list order (RR-A20, RR-A21)."""
     g = f.g
-    pay, get = f.prm[:, P_PAY:P_PAY + 3], f.prm[:, P_GET:P_GET + 4]
+    pay = f.prm[:, P_PAY:P_PAY + 3]
     add(s, g, f.actor, dh=-pay[:, 0], df=-pay[:, 1], di=-pay[:, 2])
-    add(s, g, f.actor, dh=get[:, 0], df=get[:, 1], di=get[:, 2])
     s.turn_traded[g] = True
-    has_card = f.card >= 0
-    s.traded[g[has_card], f.card[has_card]] = True
-    sov = get[:, 3] > 0
-    if (~sov).any():
-        advance(s, g[~sov], f.d[~sov], True)
-    if sov.any():
-        s.mop[g[sov]] = M["ADV_DONE"]
-        receive_sovereign(s, g[sov], f.actor[sov])
+    s.traded[g, f.card] = True
+    s.f_cnt[g, f.d] = 0
+    h_trade_get(s, g)
+
+
+def h_trade_get(s, g):
+    """The gets of a trade from the one in ``f_cnt`` on; a Sovereign get pauses for house ops."""
+    f = Frame(s, g)
+    start = s.f_cnt[g, f.d]
+    live = np.ones(len(g), dtype=bool)
+    for i in range(TRADE_GETS):
+        res, amt = f.col(P_GET + 2 * i), f.col(P_GET + 2 * i + 1)
+        now = live & (start <= i) & (amt > 0)
+        plain = now & (res != SOVEREIGN)
+        if plain.any():
+            r, a = res[plain], amt[plain]
+            add(s, g[plain], f.actor[plain], dh=np.where(r == HELIUM, a, 0), df=np.where(r == FLEET, a, 0),
+                di=np.where(r == INFLUENCE, a, 0))
+        sov = now & (res == SOVEREIGN)
+        if sov.any():
+            gs = g[sov]
+            s.f_cnt[gs, f.d[sov]] = i + 1
+            s.mop[gs] = M["TRADE_GET"]
+            receive_sovereign(s, gs, f.actor[sov])
+            live &= ~sov
+    if live.any():
+        advance(s, g[live], f.d[live], True)
 
 
 # ---- banish ----------------------------------------------------------------------------------------
@@ -286,7 +306,18 @@ def move_candidates(s, f: Frame):
     n_dst = dst.sum(axis=1)
     # a card on location x has a destination iff dst has a location other than x
     has_dst = (n_dst[:, None] - dst) > 0                               # [n, 4]
-    src_loc = src & (s.size[g, :4] > 0) & has_dst & ((which == W_TOP) | (which == W_BOTTOM))[:, None]
+    fm = s.prog.fmatch[f.col(P_FILT)]
+    bottoms = np.full((len(g), 4), -1, dtype=np.int64)
+    bot = which == W_BOTTOM
+    if bot.any():
+        gb = g[bot]
+        is_bottom = (s.under[gb] == -1) & (s.where[gb] < 4)                    # [n, C]
+        for x in range(4):
+            here = is_bottom & (s.where[gb] == x)
+            bottoms[bot, x] = np.where(here.any(axis=1), np.argmax(here, axis=1), -1)
+    ends = np.where(bot[:, None], bottoms, s.top[g, :4])                      # the card that would move
+    src_loc = src & (ends >= 0) & fm[np.arange(len(g))[:, None], ends] & has_dst
+    src_loc &= ((which == W_TOP) | bot)[:, None]
     onloc = zone_select(s, g, src & has_dst)
     cards = onloc & filt(s, f) & (which == W_FILTER)[:, None]
     selfc = (which == W_SELF) & (f.card >= 0)
@@ -654,19 +685,32 @@ def h_opp_choose(s, g):
 
 
 def h_opp_next(s, g):
-    """Next target in turn order from the actor's left; block decision or the effect."""
+    """Next eligible target in turn order from the actor's left; block decision or the effect.
+
+    Eligibility is checked again for each target when its turn comes.
+    """
     f = Frame(s, g)
     tm = s.f_tmask[g, f.d].astype(np.int64)
-    fin = tm == 0
+    elig = eligible(s, f)
+    rows = np.arange(len(g))
+    tgt = np.full(len(g), -1, dtype=np.intp)
+    for _ in range(s.seats):
+        look = (tgt < 0) & (tm != 0)
+        if not look.any():
+            break
+        k = LOWBIT[tm]
+        cand = (f.actor + k) % s.seats
+        tm = np.where(look, tm & ~(1 << k), tm)
+        ok = look & elig[rows, cand]
+        tgt[ok] = cand[ok]
+    s.f_tmask[g, f.d] = tm
+    fin = tgt < 0
     if fin.any():
         advance(s, g[fin], f.d[fin], s.f_done[g[fin], f.d[fin]])
     if fin.all():
         return
-    f = f.sub(~fin)
-    g, tm = f.g, tm[~fin]
-    k = LOWBIT[tm]
-    s.f_tmask[g, f.d] = tm & ~(1 << k)
-    tgt = (f.actor + k) % s.seats
+    f, tgt = f.sub(~fin), tgt[~fin]
+    g = f.g
     s.f_tgt[g, f.d] = tgt
     act = f.col(P_ACT)
     blockable = (f.col(P_BLOCK) == 1) & (tgt != s.automa[g])
@@ -798,24 +842,30 @@ def look_cards(s, f: Frame, tgt):
 def reorder_automa_top(s, g, cards):
     """RR-V49 (Roque): shuffle Au Toma's top cards with ``pick`` draws and put them back on top.
 
-    The cards are taken off her hand; then, one pick at a time among the remaining ones (by
-    ascending card index), each picked card goes back on top: the last one picked ends on top.
+    One pick at a time among the remaining ones (by ascending card index); the first card
+    drawn becomes her new top card, the next one lies below it, and so on.
     """
     present = cards >= 0
-    for i in range(cards.shape[1]):
-        rows = np.flatnonzero(present[:, i])
-        if rows.size:
-            pop_top(s, g[rows], PILE_AUTOMA)
+    k = present.sum(axis=1)
     mask = np.zeros((len(g), s.num_cards), dtype=bool)
-    rows = np.nonzero(present)
-    mask[rows[0], cards[present]] = True
+    nz = np.nonzero(present)
+    mask[nz[0], cards[present]] = True
+    drawn = np.full(cards.shape, -1, dtype=np.int64)
     for i in range(cards.shape[1]):
-        rows = np.flatnonzero(mask.any(axis=1))
+        rows = np.flatnonzero(k > i)
         if rows.size == 0:
             break
         c = pick(s, g[rows], mask[rows])
         mask[rows, c] = False
-        push_top(s, g[rows], PILE_AUTOMA, c)
+        drawn[rows, i] = c
+    for i in range(cards.shape[1]):
+        rows = np.flatnonzero(k > i)
+        if rows.size:
+            pop_top(s, g[rows], PILE_AUTOMA)
+    for i in range(cards.shape[1] - 1, -1, -1):
+        rows = np.flatnonzero(k > i)
+        if rows.size:
+            push_top(s, g[rows], PILE_AUTOMA, drawn[rows, i])
 
 
 def h_opp_card(s, g):
@@ -983,5 +1033,5 @@ def handlers() -> dict[int, object]:
                 M["RD_F1"]: h_rd_f1, M["RD_F2"]: h_rd_f2, M["RD_FC"]: h_rd_fc,
                 M["OPP_CHOOSE"]: h_opp_choose, M["OPP_NEXT"]: h_opp_next, M["OPP_BLOCK"]: h_opp_block,
                 M["OPP_CARD"]: h_opp_card, M["OPP_ACCEPT"]: h_opp_accept, M["OPP_THEN"]: h_opp_then,
-                M["RV_CARD"]: h_rv_card})
+                M["RV_CARD"]: h_rv_card, M["TRADE_GET"]: h_trade_get})
     return out

@@ -36,8 +36,9 @@ OPNAME = {v: k for k, v in OPCODE.items()} | {END: "end"}
 (P_OPT, P_RES, P_AMT, P_SEL, P_SEL2, P_POS, P_WHICH, P_TOPOS, P_FILT, P_FACE, P_TGT, P_ACT,
  P_SELN, P_BLOCK, P_SHUF, P_COND, P_CFILT, P_CSEL, P_CRES, P_CAMT, P_WHEN, P_THEN, P_ELSE) = range(23)
 P_PAY = 23                         # P_PAY + r: amount of resource r paid by a trade (helium, fleet, influence)
-P_GET = 27                         # P_GET + r: amount of resource r gained by a trade (sovereign too)
-NPRM = 31
+P_GET = 27                         # P_GET + 2i, P_GET + 2i + 1: resource and amount of the i-th get (amount 0: none)
+TRADE_GETS = 4                     # gets per trade at most
+NPRM = P_GET + 2 * TRADE_GETS
 
 # resources
 HELIUM, FLEET, INFLUENCE, SOVEREIGN, DIE = range(5)
@@ -185,8 +186,10 @@ class _Compiler:
         elif code == TRADE:
             for res, amount in op.pay:
                 p[P_PAY + RES[res]] += amount
-            for res, amount in op.get:
-                p[P_GET + RES[res]] += amount
+            if len(op.get) > TRADE_GETS:
+                raise ValueError(f"a trade has at most {TRADE_GETS} gets")
+            for i, (res, amount) in enumerate(op.get):
+                p[P_GET + 2 * i], p[P_GET + 2 * i + 1] = RES[res], amount
         return code, p
 
 

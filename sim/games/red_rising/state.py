@@ -12,7 +12,8 @@ Layout (B games, P seats in turn order, C cards, D frame depth, K seen-set size)
   (Au Toma: 10/10/10, RR-V28; players: unlimited helium, last fleet space, 10 cubes);
   ``sovereign`` int8[B] is the holder (-1 beside the board).
 * Turn: ``player``, ``turns``, ``rounds``, ``deployed`` bool[B, 4] (RR-R63), ``skip_gain``
-  (an ``end_turn`` op fired), ``traded`` bool[B, C] / ``turn_traded`` (RR-A21), ``changed``
+  (an ``end_turn`` op fired), ``traded`` bool[B, C + 1] (per card, column C = no card) /
+  ``turn_traded`` (RR-A21), ``changed``
   and ``idle`` (stalemate guard), ``triggered``/``end_reason``/``last_turn``/``reached``.
 * Randomness: keys per purpose and per-game counters (``die_c``, ``pick_c``, ``auto_shuffles``).
 * The pending decision: ``kind``, ``decider``, ``legal`` bool[B, A], ``waiting``; the answer
@@ -41,7 +42,7 @@ E_START E_PLAYER E_ORDER_ASK E_ORDER E_BANISH E_CERES E_SCORE DONE
 POP ADV_DONE ADV_REG OPT
 BANLOC_LOC BANLOC_CARD BH_ASK BH_APPLY MOVE_SRC MOVE_CARD MOVE_DST PL_ASK PL_APPLY
 GC_LOC GC_CARD DA_CARD DA_LOC REC_CARD REC_LOC RD_NEXT RD_F1 RD_F2 RD_FC
-OPP_CHOOSE OPP_NEXT OPP_BLOCK OPP_CARD OPP_ACCEPT OPP_THEN RV_CARD
+OPP_CHOOSE OPP_NEXT OPP_BLOCK OPP_CARD OPP_ACCEPT OPP_THEN RV_CARD TRADE_GET
 """.split()
 M = {name: i for i, name in enumerate(_MOPS)}
 ENTER0 = len(_MOPS)                 # ENTER0 + opcode: start executing an instruction
@@ -177,7 +178,7 @@ def empty_state(prog, config, content, seed, game_ids, seats, num_actions, autom
         die_c=full(b, 0, np.int32), pick_c=full(b, 0, np.int32),
         player=full(b, 0, np.int8), turns=full(b, 0, np.int32), rounds=full(b, 0, np.int16),
         deployed=full((b, 4), False, bool), skip_gain=full(b, False, bool),
-        traded=full((b, c), False, bool), turn_traded=full(b, False, bool), changed=full(b, False, bool),
+        traded=full((b, c + 1), False, bool), turn_traded=full(b, False, bool), changed=full(b, False, bool),
         idle=full(b, 0, np.int16), triggered=full(b, False, bool), end_reason=full(b, 0, np.int8),
         last_turn=full(b, False, bool), reached=full((b, p, 3), False, bool), done=full(b, False, bool),
         pend=full(b, -1, np.int16), flipped=full(b, -1, np.int16),

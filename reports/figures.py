@@ -1,0 +1,376 @@
+"""Figures of a balance report; each takes analysis tables and returns a matplotlib Figure.
+
+Why these conventions: a designer flips through the pages and must see at a glance what is out
+of balance. So every figure names the experiment, the number of games, the config hash and the
+interval method in its footer; intervals are always drawn; the fair share is always a visible
+reference; and anything significant after Holm's correction is coloured (red above, blue below
+fair) and starred, everything else is grey. No statistics are computed here: the tables come from
+``analyses`` (plotting stays in ``reports/``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+from matplotlib.colors import TwoSlopeNorm  # noqa: E402
+
+UP, DOWN, NEUTRAL, REF = "#c0392b", "#2166ac", "#555555", "#333333"
+plt.rcParams.update({"font.size": 10, "axes.titlesize": 12, "axes.labelsize": 10, "figure.dpi": 100,
+                     "axes.spines.top": False, "axes.spines.right": False})
+WIDE = (10, 6)
+_MPL = tuple(int(x) for x in matplotlib.__version__.split(".")[:2])
+_HORIZONTAL = {"orientation": "horizontal"} if _MPL >= (3, 10) else {"vert": False}
+
+
+@dataclass
+class Stamp:
+    """Identity of what a figure shows; printed in every footer."""
+
+    experiment: str
+    variant: str | None
+    games: int | str
+    config_hash: str
+    intervals: str
+
+    def text(self) -> str:
+        what = self.experiment + (f" : {self.variant}" if self.variant and self.variant != "base" else "")
+        games = f"{self.games:,} games" if isinstance(self.games, int) else str(self.games)
+        return f"{what}  |  {games}  |  config {self.config_hash}  |  {self.intervals}"
+
+
+def _finish(fig, stamp: Stamp, title: str):
+    fig.suptitle(title, fontsize=13, fontweight="bold", x=0.01, ha="left")
+    fig.text(0.01, 0.012, stamp.text(), fontsize=8, color="0.3", ha="left", va="bottom")
+    fig.tight_layout(rect=(0, 0.04, 1, 0.95))
+    return fig
+
+
+def _colour(row) -> str:
+    if not row.get("significant"):
+        return NEUTRAL
+    return UP if row.get("excess", row.get("diff", 0)) > 0 else DOWN
+
+
+def _legend_sig(ax, level: float, where="lower right"):
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], color=UP, marker="o", ls="", label="above fair (significant)"),
+               Line2D([], [], color=DOWN, marker="o", ls="", label="below fair (significant)"),
+               Line2D([], [], color=NEUTRAL, marker="o", ls="", label="not significant"),
+               Line2D([], [], color=REF, ls="--", label="fair share")]
+    ax.legend(handles=handles, loc=where, fontsize=8, frameon=False,
+              title=f"Holm-corrected, {int(round(level * 100))}% level", title_fontsize=8)
+
+
+def _pct(ax, axis="x"):
+    from matplotlib.ticker import PercentFormatter
+    (ax.xaxis if axis == "x" else ax.yaxis).set_major_formatter(PercentFormatter(1.0))
+
+
+LABEL_BOX = {"boxstyle": "square,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.85}
+
+
+def text_page(lines: list, stamp: Stamp, title: str, size: float = 9):
+    """A page of monospace text (summary tables)."""
+    fig = plt.figure(figsize=(11, 8.5))
+    fig.text(0.02, 0.93, "\n".join(lines), family="monospace", fontsize=size, va="top", ha="left")
+    fig.suptitle(title, fontsize=14, fontweight="bold", x=0.02, ha="left")
+    fig.text(0.01, 0.012, stamp.text(), fontsize=8, color="0.3", ha="left", va="bottom")
+    return fig
+
+
+def win_rate_dots(rates: pl.DataFrame, by: str, stamp: Stamp, level: float, title: str | None = None):
+    """Win rate per group with its interval, the fair share, significance colours."""
+    df = rates.sort("win_rate")
+    n = df.height
+    fig, ax = plt.subplots(figsize=(10, max(3.5, 0.45 * n + 2)))
+    y = np.arange(n)
+    for i, row in enumerate(df.iter_rows(named=True)):
+        c = _colour(row)
+        ax.errorbar(row["win_rate"], i, xerr=[[row["win_rate"] - row["lo"]], [row["hi"] - row["win_rate"]]],
+                    fmt="o", color=c, ecolor=c, capsize=4, ms=7, lw=2)
+        ax.plot([row["fair"]] * 2, [i - 0.38, i + 0.38], color=REF, ls="--", lw=1.2)
+        label = f"{100 * row['win_rate']:.1f}%  [{100 * row['lo']:.1f}, {100 * row['hi']:.1f}]"
+        label += "  *" if row["significant"] else ""
+        ax.annotate(label, (max(row["hi"], row["fair"]), i), xytext=(6, 0), textcoords="offset points",
+                    va="center", fontsize=8.5, color=c, bbox=LABEL_BOX)
+    ax.set_yticks(y, [str(v) for v in df[by].to_list()])
+    ax.set_ylim(-0.7, n - 0.3)
+    lo = min(df["lo"].min(), df["fair"].min())
+    hi = max(df["hi"].max(), df["fair"].max())
+    pad = (hi - lo) * 0.45 + 0.01
+    ax.set_xlim(max(0, lo - 0.1 * pad), min(1, hi + pad))
+    _pct(ax)
+    ax.set_xlabel("win rate (shared wins split)")
+    ax.grid(axis="x", alpha=0.3)
+    _legend_sig(ax, level)
+    return _finish(fig, stamp, title or f"Win rate by {by}")
+
+
+def seat_advantage(by_seat: pl.DataFrame, stamp: Stamp, level: float):
+    """Win rate by seat (turn order) for each player count, with the fair share."""
+    counts = sorted(by_seat["players"].unique().to_list())
+    fig, axes = plt.subplots(1, len(counts), figsize=(max(6, 4.2 * len(counts)), 5), squeeze=False)
+    for ax, p in zip(axes[0], counts):
+        df = by_seat.filter(pl.col("players") == p).sort("seat")
+        for row in df.iter_rows(named=True):
+            c = _colour(row)
+            ax.errorbar(row["seat"] + 1, row["win_rate"], yerr=[[row["win_rate"] - row["lo"]], [row["hi"] - row["win_rate"]]],
+                        fmt="o", color=c, ecolor=c, capsize=5, ms=8, lw=2)
+            ax.annotate(f"{100 * row['win_rate']:.1f}%" + (" *" if row["significant"] else ""),
+                        (row["seat"] + 1, row["hi"]), xytext=(0, 5), textcoords="offset points", ha="center",
+                        fontsize=8.5, color=c)
+        ax.axhline(1 / p, color=REF, ls="--", lw=1.2)
+        ax.set_xticks(df["seat"].to_numpy() + 1)
+        ax.set_xlabel("seat (1 = start player)")
+        ax.set_title(f"{p} players")
+        _pct(ax, "y")
+        ax.grid(axis="y", alpha=0.3)
+        top = max(df["hi"].max(), 1 / p)
+        ax.set_ylim(max(0, df["lo"].min() - 0.05), min(1, top + 0.06))
+    axes[0][0].set_ylabel("win rate")
+    _legend_sig(axes[0][-1], level, "lower left")
+    return _finish(fig, stamp, "Seat (turn-order) advantage")
+
+
+def heatmap(cross: pl.DataFrame, by: str, stamp: Stamp, level: float):
+    """Win rate minus fair share for each group x seat; significant cells starred and framed."""
+    groups = sorted(cross[by].unique().to_list(), key=str)
+    seats = sorted(cross["seat"].unique().to_list())
+    M = np.full((len(groups), len(seats)), np.nan)
+    R = np.full_like(M, np.nan)
+    S = np.zeros_like(M, dtype=bool)
+    for row in cross.iter_rows(named=True):
+        i, j = groups.index(row[by]), seats.index(row["seat"])
+        M[i, j], R[i, j], S[i, j] = 100 * row["excess"], 100 * row["win_rate"], row["significant"]
+    lim = max(np.nanmax(np.abs(M)), 0.5)
+    fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(seats) + 4), max(3.5, 0.55 * len(groups) + 2)))
+    im = ax.imshow(M, cmap="RdBu_r", norm=TwoSlopeNorm(0, -lim, lim), aspect="auto")
+    for i in range(len(groups)):
+        for j in range(len(seats)):
+            if np.isnan(M[i, j]):
+                continue
+            strong = abs(M[i, j]) > 0.6 * lim
+            ax.text(j, i, f"{R[i, j]:.1f}%\n{M[i, j]:+.1f}" + (" *" if S[i, j] else ""), ha="center", va="center",
+                    fontsize=8.5, color="white" if strong else "black", fontweight="bold" if S[i, j] else "normal")
+            if S[i, j]:
+                ax.add_patch(plt.Rectangle((j - 0.48, i - 0.48), 0.96, 0.96, fill=False, lw=2, ec="black"))
+    ax.set_xticks(range(len(seats)), [str(s + 1) for s in seats])
+    ax.set_yticks(range(len(groups)), [str(g) for g in groups])
+    ax.set_xlabel("seat (1 = start player)")
+    ax.spines[:].set_visible(False)
+    cb = fig.colorbar(im, ax=ax, fraction=0.04)
+    cb.set_label("win rate - fair share (percentage points)")
+    ax.set_title(f"cell: win rate and its excess over fair share; * and frame: significant "
+                 f"(Holm over {int(np.sum(~np.isnan(M)))} cells)", fontsize=9)
+    return _finish(fig, stamp, f"{by.capitalize()} x seat")
+
+
+def score_distributions(summary: pl.DataFrame, by: str, components: list, stamp: Stamp):
+    """Score spread per group (box: quartiles, whiskers: 5%-95%, dot: mean with interval) and
+    the mean of each score component (stacked)."""
+    df = summary.sort("mean")
+    n = df.height
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, max(4, 0.5 * n + 2.5)),
+                                 gridspec_kw={"width_ratios": [3, 2] if components else [1, 0.0001]})
+    stats_ = [{"med": r["q50"], "q1": r["q25"], "q3": r["q75"], "whislo": r["q05"], "whishi": r["q95"],
+               "label": str(r[by]), "fliers": []} for r in df.iter_rows(named=True)]
+    ax.bxp(stats_, **_HORIZONTAL, showfliers=False, widths=0.55, patch_artist=True,
+           boxprops={"facecolor": "#d9e6f2", "edgecolor": "#345"}, medianprops={"color": "#345"})
+    for i, r in enumerate(df.iter_rows(named=True), start=1):
+        ax.errorbar(r["mean"], i, xerr=[[r["mean"] - r["lo"]], [r["hi"] - r["mean"]]], fmt="D", color="black",
+                    ms=5, capsize=3)
+    ax.set_xlabel("final score (box: quartiles, whiskers: 5% to 95%, diamond: mean with interval)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title("score distribution")
+    if components:
+        labels = [str(v) for v in df[by].to_list()]
+        left_pos = np.zeros(n)
+        left_neg = np.zeros(n)
+        cmap = plt.get_cmap("tab10")
+        for k, comp in enumerate(components):
+            vals = df[comp].to_numpy()
+            left = np.where(vals >= 0, left_pos, left_neg)
+            bx.barh(np.arange(n), vals, left=left, color=cmap(k % 10), label=comp[6:], height=0.6)
+            left_pos += np.where(vals >= 0, vals, 0)
+            left_neg += np.where(vals < 0, vals, 0)
+        bx.set_yticks(np.arange(n), labels)
+        bx.axvline(0, color=REF, lw=0.8)
+        bx.set_xlabel("mean points per component")
+        bx.legend(fontsize=8, frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0),
+                  ncol=min(len(components), 4), title="score components (mean)", title_fontsize=10)
+    else:
+        bx.axis("off")
+    return _finish(fig, stamp, f"Scores by {by}")
+
+
+def ratings_forest(table: pl.DataFrame, entity: str, stamp: Stamp):
+    """Plackett-Luce ratings as Elo with intervals (0 = the average entity)."""
+    df = table.sort("elo")
+    n = df.height
+    fig, ax = plt.subplots(figsize=(10, max(3.5, 0.45 * n + 2)))
+    for i, r in enumerate(df.iter_rows(named=True)):
+        sig = r["elo_lo"] > 0 or r["elo_hi"] < 0
+        c = (UP if r["elo"] > 0 else DOWN) if sig else NEUTRAL
+        ax.errorbar(r["elo"], i, xerr=[[r["elo"] - r["elo_lo"]], [r["elo_hi"] - r["elo"]]], fmt="o", color=c,
+                    capsize=4, ms=7, lw=2)
+        ax.annotate(f"{r['elo']:+.0f}  (beats an average {entity} {100 * r['p_beat_avg']:.1f}%)",
+                    (max(r["elo_hi"], 0), i), xytext=(6, 0), textcoords="offset points", va="center", fontsize=8.5,
+                    color=c, bbox=LABEL_BOX)
+    ax.axvline(0, color=REF, ls="--", lw=1.2)
+    ax.set_yticks(range(n), [str(v) for v in df[entity].to_list()])
+    lo, hi = df["elo_lo"].min(), df["elo_hi"].max()
+    span = max(hi - lo, 10)
+    ax.set_xlim(lo - 0.05 * span, hi + 0.9 * span)
+    ax.set_xlabel("rating (Elo scale; Plackett-Luce over full finishing orders, mean 0)")
+    ax.grid(axis="x", alpha=0.3)
+    return _finish(fig, stamp, f"Ratings by {entity}")
+
+
+def game_length(length_counts: pl.DataFrame, length: pl.DataFrame, margin: pl.DataFrame, stamp: Stamp):
+    """Histogram of rounds per game, and the margin of victory's spread."""
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 5), gridspec_kw={"width_ratios": [3, 2]})
+    total = length_counts["games"].sum()
+    ax.bar(length_counts["rounds"].to_numpy(), length_counts["games"].to_numpy() / total, color="#6a8caf", width=0.85)
+    r = length.filter(pl.col("measure") == "rounds").row(0, named=True)
+    t = length.filter(pl.col("measure") == "turns").row(0, named=True)
+    ax.axvline(r["mean"], color="black", lw=2, label="mean")
+    ax.set_title(f"rounds: mean {r['mean']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}], median {r['q50']:.0f}; "
+                 f"turns: mean {t['mean']:.1f}", fontsize=10)
+    ax.set_xlabel("rounds per game")
+    ax.set_ylabel("share of games")
+    _pct(ax, "y")
+    m = margin.row(0, named=True)
+    bx.bxp([{"med": m["q50"], "q1": m["q25"], "q3": m["q75"], "whislo": m["q05"], "whishi": m["q95"],
+             "label": "all games", "fliers": []}], showfliers=False, widths=0.5, patch_artist=True,
+           boxprops={"facecolor": "#d9e6f2"}, medianprops={"color": "#345"})
+    bx.errorbar(1, m["mean"], yerr=[[m["mean"] - m["lo"]], [m["hi"] - m["mean"]]], fmt="D", color="black",
+                capsize=4)
+    bx.set_title(f"margin of victory: mean {m['mean']:.1f} [{m['lo']:.1f}, {m['hi']:.1f}]", fontsize=10)
+    bx.set_ylabel("winner's score - best other score (0 if shared)")
+    return _finish(fig, stamp, "Game length and margin of victory")
+
+
+def end_reasons(table: pl.DataFrame, shared: dict, stamp: Stamp):
+    """Share of games per end reason with Wilson intervals; the shared-win share in the title."""
+    df = table.sort("share")
+    fig, ax = plt.subplots(figsize=(10, max(3, 0.5 * df.height + 2)))
+    y = np.arange(df.height)
+    ax.barh(y, df["share"].to_numpy(), color="#6a8caf", height=0.6)
+    ax.errorbar(df["share"].to_numpy(), y, xerr=[df["share"].to_numpy() - df["lo"].to_numpy(),
+                                                 df["hi"].to_numpy() - df["share"].to_numpy()],
+                fmt="none", ecolor="black", capsize=4)
+    for i, r in enumerate(df.iter_rows(named=True)):
+        ax.annotate(f"{100 * r['share']:.1f}%  ({r['games']:,} games)", (r["hi"], i), xytext=(6, 0),
+                    textcoords="offset points", va="center", fontsize=9)
+    ax.set_yticks(y, df["end_reason"].to_list())
+    ax.set_xlim(0, min(1, df["hi"].max() * 1.35 + 0.02))
+    _pct(ax)
+    ax.set_xlabel("share of games")
+    ax.set_title(f"shared wins (drawishness): {100 * shared['share']:.2f}% "
+                 f"[{100 * shared['lo']:.2f}, {100 * shared['hi']:.2f}] of games", fontsize=10)
+    return _finish(fig, stamp, "How games end")
+
+
+def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, scale: float = 1.0):
+    """Differences B - A per group with intervals; significant (Holm) coloured and starred."""
+    df = table.sort("diff")
+    n = df.height
+    fig, ax = plt.subplots(figsize=(10, max(3.5, 0.5 * n + 2)))
+    for i, r in enumerate(df.iter_rows(named=True)):
+        c = (UP if r["diff"] > 0 else DOWN) if r["significant"] else NEUTRAL
+        ax.errorbar(scale * r["diff"], i, xerr=[[scale * (r["diff"] - r["lo"])], [scale * (r["hi"] - r["diff"])]],
+                    fmt="o", color=c, capsize=4, ms=7, lw=2)
+        ax.annotate(f"{scale * r['diff']:+.2f} [{scale * r['lo']:+.2f}, {scale * r['hi']:+.2f}]  p_Holm "
+                    f"{r['p_holm']:.3g}" + ("  *" if r["significant"] else ""),
+                    (max(scale * r["hi"], 0), i), xytext=(6, 0), textcoords="offset points", va="center",
+                    fontsize=8.5, color=c, bbox=LABEL_BOX)
+    ax.axvline(0, color=REF, ls="--", lw=1.2)
+    ax.set_yticks(range(n), [str(v) for v in df[by].to_list()])
+    lo, hi = scale * df["lo"].min(), scale * df["hi"].max()
+    lo, hi = min(lo, 0), max(hi, 0)
+    span = max(hi - lo, 1e-6)
+    ax.set_xlim(lo - 0.05 * span, hi + 0.9 * span)
+    ax.set_xlabel(f"B - A ({unit})")
+    ax.grid(axis="x", alpha=0.3)
+    return _finish(fig, stamp, title)
+
+
+def rates_side_by_side(wins: pl.DataFrame, by: str, stamp: Stamp, label_a: str, label_b: str):
+    """Win rate of each group under A and under B (the rates behind the forest plot)."""
+    df = wins.sort("rate_a")
+    n = df.height
+    fig, ax = plt.subplots(figsize=(10, max(3.5, 0.5 * n + 2)))
+    y = np.arange(n)
+    ax.plot(df["rate_a"].to_numpy(), y - 0.12, "o", color="#7f7f7f", ms=7, label=f"A: {label_a}")
+    ax.plot(df["rate_b"].to_numpy(), y + 0.12, "s", color="#e67e22", ms=7, label=f"B: {label_b}")
+    for i, r in enumerate(df.iter_rows(named=True)):
+        ax.plot([r["rate_a"], r["rate_b"]], [i - 0.12, i + 0.12], color="0.6", lw=1)
+        if r["significant"]:
+            ax.annotate("*", (max(r["rate_a"], r["rate_b"]), i), xytext=(8, -4), textcoords="offset points",
+                        fontsize=14, color=UP if r["diff"] > 0 else DOWN)
+    ax.set_yticks(y, [str(v) for v in df[by].to_list()])
+    _pct(ax)
+    ax.set_xlabel("win rate")
+    ax.legend(fontsize=9, frameon=False, loc="lower right")
+    ax.grid(axis="x", alpha=0.3)
+    return _finish(fig, stamp, f"Win rate by {by}: A and B")
+
+
+def sprt_paths(history: list, bounds: tuple, stamp: Stamp, by: str):
+    """Log-likelihood ratio of each group's SPRT against games played, with the stopping bounds."""
+    fig, ax = plt.subplots(figsize=WIDE)
+    groups = list(dict.fromkeys(h[1] for h in history))
+    cmap = plt.get_cmap("tab10")
+    for k, g in enumerate(groups):
+        pts = [(h[0], h[3], h[4]) for h in history if h[1] == g]
+        n = [p[0] for p in pts]
+        ax.plot(n, [p[1] for p in pts], "-", color=cmap(k % 10), label=f"{g} (B higher)")
+        if not all(np.isnan(p[2]) for p in pts):
+            ax.plot(n, [p[2] for p in pts], ":", color=cmap(k % 10), label=f"{g} (B lower)")
+    lo, hi = bounds
+    ax.axhline(hi, color=UP, ls="--", lw=1.2)
+    ax.axhline(lo, color=DOWN, ls="--", lw=1.2)
+    ax.text(ax.get_xlim()[0], hi, " accept H1: difference", va="bottom", color=UP, fontsize=9)
+    ax.text(ax.get_xlim()[0], lo, " accept H0: no difference", va="top", color=DOWN, fontsize=9)
+    ax.set_ylim(min(lo * 1.6, ax.get_ylim()[0]), max(hi * 1.4, ax.get_ylim()[1]))
+    ax.set_xlabel("games per variant")
+    ax.set_ylabel("log-likelihood ratio")
+    ax.legend(fontsize=8, frameon=False, ncol=2, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return _finish(fig, stamp, f"Sequential test by {by} (SPRT)")
+
+
+def sweep_metric(table: pl.DataFrame, metric: str, param: str, stamp: Stamp, other_params=()):
+    """One metric against a swept parameter: a line (with interval band) per group."""
+    df = table.filter(pl.col("metric") == metric)
+    fig, ax = plt.subplots(figsize=WIDE)
+    values = df[param].unique(maintain_order=True).to_list()
+    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+    xs_of = {v: (v if numeric else i) for i, v in enumerate(values)}
+    keys = ["group"] + list(other_params)
+    cmap = plt.get_cmap("tab10")
+    for k, (key, part) in enumerate(df.group_by(keys, maintain_order=True)):
+        part = part.sort(param) if numeric else part
+        x = np.array([xs_of[v] for v in part[param].to_list()], dtype=float)
+        est = part["estimate"].to_numpy().astype(float)
+        label = ", ".join(f"{n}={v}" if n != "group" else str(v) for n, v in zip(keys, key))
+        ax.plot(x, est, "o-", color=cmap(k % 10), label=label, lw=1.8, ms=5)
+        lo, hi = part["lo"].to_numpy().astype(float), part["hi"].to_numpy().astype(float)
+        if not np.all(np.isnan(lo)):
+            ax.fill_between(x, lo, hi, color=cmap(k % 10), alpha=0.15, lw=0)
+    ref = df["reference"].drop_nulls().unique().to_list()
+    if len(ref) == 1:
+        ax.axhline(ref[0], color=REF, ls="--", lw=1.2, label="fair share" if metric != "balance" else "perfect")
+    if not numeric:
+        ax.set_xticks(range(len(values)), [str(v) for v in values], rotation=20 if len(values) > 4 else 0)
+    ax.set_xlabel(param)
+    ax.set_ylabel(metric)
+    if metric in ("win rate", "first player win rate", "shared wins"):
+        _pct(ax, "y")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return _finish(fig, stamp, f"Sweep: {metric} against {param}")

@@ -1,0 +1,124 @@
+"""Setup of a batch of games (RR-S1..S18, RR-V3..V9), in the order of docs/red_rising_model.md.
+
+Houses ("houses" draw), start player (Apollo, else the "start" draw), deck ("deck" draw), two
+cards per location, hands in turn order; solo: priority letters ("priority" draw), the Luna
+bonus card, the odd/even card, Au Toma's deck (the "automa" draw, shuffle 0).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.core import rng
+from sim.games.red_rising import automa
+from sim.games.red_rising.actions import num_actions
+from sim.games.red_rising.program import program_for
+from sim.games.red_rising.state import (
+    CUBES, M, PILE_DECK, State, empty_state, pop_top, push_top, to_hand,
+)
+
+START_HAND = 5                     # RR-S6
+AUTOMA_HAND = 2                    # RR-V8
+LOCATION_CARDS = 2                 # RR-S4
+PLAYER_HELIUM_CAP = 30_000         # helium is unlimited for players (RR-R18, RR-A7)
+LUNA = 2
+
+
+def house_pool(config, content) -> list[int]:
+    """Indices (into content.houses) of the houses dealt at random (RR-S8, RR-V10)."""
+    return [i for i, h in enumerate(content.houses)
+            if not (config.players == 1 and config.solo_exclude_ceres and h.name == "Ceres")]
+
+
+def cards_in_use(config, content) -> np.ndarray:
+    """Card indices of the deck in use, ascending (solo: RR-V6, RR-V45)."""
+    keep = []
+    for c in content.cards:
+        if config.players == 1 and c.solo_removed and (not config.solo_readd_removed or c.solo_never_readd):
+            continue
+        keep.append(c.index)
+    return np.asarray(keep, dtype=np.int64)
+
+
+def init(config, content, game_ids, seed) -> State:
+    """A new batch of games, run up to their first decision."""
+    from sim.games.red_rising.engine import run
+
+    game_ids = np.asarray(game_ids, dtype=np.int64)
+    prog = program_for(content)
+    seats = config.seats
+    b = len(game_ids)
+    s = empty_state(prog, config, content, seed, game_ids, seats, num_actions(len(content.cards)),
+                    len(content.automa_cards))
+    rows = np.arange(b)
+    solo = config.players == 1
+
+    # houses per slot (RR-S8); in solo, slot 1 is Au Toma (house -1)
+    pool = house_pool(config, content)
+    perm = rng.permutations(rng.stream_keys(seed, game_ids, "houses"), len(pool))
+    slot_house = np.full((b, seats), -1, dtype=np.int64)
+    for slot in range(config.players):
+        if config.houses:
+            slot_house[:, slot] = [h.name for h in content.houses].index(config.houses[slot])
+        else:
+            slot_house[:, slot] = np.asarray(pool)[perm[:, slot]]
+    # start slot (RR-S15, RR-V7)
+    first = prog.house_first[slot_house] > 0
+    start = np.where(first.any(axis=1), np.argmax(first, axis=1),
+                     rng.integers(rng.stream_keys(seed, game_ids, "start"), 0, seats))
+    slot_of = (start[:, None] + np.arange(seats)[None, :]) % seats
+    s.slot[:] = slot_of
+    s.house[:] = slot_house[rows[:, None], slot_of]
+    if solo:
+        s.automa[:] = np.argmax(slot_of == 1, axis=1)
+
+    # resource caps (RR-R17, RR-R20, RR-V28, RR-V32)
+    last_space = len(content.fleet_points) - 1
+    s.cap[:, :, 0] = PLAYER_HELIUM_CAP
+    s.cap[:, :, 1] = last_space
+    s.cap[:, :, 2] = CUBES
+    if solo:
+        a = s.automa.astype(np.intp)
+        s.cap[rows, a] = [content.automa_max, min(content.automa_max, last_space),
+                          min(content.automa_max, CUBES)]
+
+    # the deck (RR-S2, RR-V6): deck[i] = in_use[perm[i]], deck[0] on top
+    in_use = cards_in_use(config, content)
+    n = len(in_use)
+    deck = in_use[rng.permutations(rng.stream_keys(seed, game_ids, "deck"), n)]
+    s.where[rows[:, None], deck] = PILE_DECK
+    s.under[rows[:, None], deck[:, :-1]] = deck[:, 1:]
+    s.top[:, PILE_DECK] = deck[:, 0]
+    s.size[:, PILE_DECK] = n
+    # locations (RR-S4): deck cards 0,1 to Jupiter (1 on top), 2,3 Mars, ...
+    for x in range(4):
+        for _ in range(LOCATION_CARDS):
+            push_top(s, rows, np.full(b, x), pop_top(s, rows, PILE_DECK))
+    # hands in turn order (RR-S6, RR-S17, RR-V8)
+    for p in range(seats):
+        extra = prog.house_extra_cards[s.house[:, p]]
+        count = np.where(s.automa == p, AUTOMA_HAND, START_HAND + extra)
+        for i in range(int(count.max())):
+            g = rows[(count > i) & (s.size[:, PILE_DECK] > 0)]
+            to_hand(s, g, np.full(len(g), p), pop_top(s, g, PILE_DECK))
+
+    if solo:
+        # priority letters (RR-V4): location x gets letter perm[x]; Luna bonus card (RR-V5)
+        prio = rng.permutations(rng.stream_keys(seed, game_ids, "priority"), 4)
+        s.prio[:] = prio
+        s.letter_loc[rows[:, None], prio] = np.arange(4)[None, :]
+        s.luna_bonus[:] = s.letter_loc[rows, 3 - prio[:, LUNA]]
+        # odd/even card (RR-V9): ODD only if most location cards are odd
+        on_loc = (s.where >= 0) & (s.where < 4)
+        odd = ((prog.core[: s.num_cards] % 2 == 1)[None, :] & on_loc).sum(axis=1)
+        s.parity[:] = (odd > on_loc.sum(axis=1) - odd).astype(np.int8)
+        # Au Toma's deck (RR-V3): shuffle 0
+        s.key_automa[:] = rng.stream_keys(seed, game_ids, "automa")
+        automa.build_deck(s, rows)
+
+    s.key_die[:] = rng.stream_keys(seed, game_ids, "die")
+    s.key_pick[:] = rng.stream_keys(seed, game_ids, "pick")
+    s.changed[:] = False
+    s.player[:] = 0
+    s.rounds[:] = 1
+    s.mop[:] = M["T_START"]
+    return run(s)
