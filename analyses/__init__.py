@@ -1,0 +1,21 @@
+"""Game-agnostic analysis of results shards: balance metrics, comparisons, sweeps.
+
+Reads only the common results schema (docs/results_schema.md); no plotting here (see
+``reports``). One module per job:
+
+* ``load``       find, check and lazily scan an experiment's shards (``open_results``)
+* ``intervals``  Wilson, Newcombe (unpaired and paired), t and Welch intervals, Holm
+* ``winrates``   win rates by any column(s), equal-rates test, seat advantage, Balance, shared wins
+* ``scores``     score summaries, components, margin of victory, game length, end reasons
+* ``ratings``    Plackett-Luce (Bradley-Terry with two players) ratings with intervals
+* ``balance``    the balance summary and its verdict, games needed for a 1 pp edge
+* ``metrics``    every metric of one variant in one call (reports, ``summary``, ``bench``)
+* ``compare``    paired / unpaired comparison of two variants with Holm
+* ``sprt``, ``sequential``   sequential probability ratio tests and the round-by-round loop
+* ``sweep``      metrics against swept parameters
+* ``synthetic``  schema-conforming results with a known truth, for tests
+* ``bench``      ``bench_metrics(n_rows)``: time of the metric pass over n synthetic rows
+* ``cli``        the ``report``, ``compare`` and ``summary`` commands
+
+See docs/analyses.md for the methods and how to read the output.
+"""

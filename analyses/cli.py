@@ -49,10 +49,12 @@ def _positive(text: str) -> int:
 def _common(p, out=True):
     p.add_argument("--by", help="column to group by (default: faction if the game has factions, else strategy, "
                                "else seat)")
-    p.add_argument("--results", default="results", help="results root for experiment files (default results/)")
+    p.add_argument("--out", "--results", dest="results", default="results",
+                   help="results root, as for `run` (default results/): where experiment files' results are")
     p.add_argument("--level", type=_level, default=0.95, help="confidence level of intervals and tests (default 0.95)")
     if out:
-        p.add_argument("--out", default=str(Path("reports") / "out"), help="output folder (default reports/out/)")
+        p.add_argument("--report-dir", default=str(Path("reports") / "out"),
+                       help="where the PDF and PNGs go (default reports/out/)")
 
 
 def register(subparsers) -> None:
@@ -103,9 +105,9 @@ def cmd_report(args) -> int:
     from reports.report import experiment_report
 
     results = open_results(args.source, args.results)
-    files = experiment_report(results, args.out, args.by, args.level, args.details, not args.no_ratings)
+    files = experiment_report(results, args.report_dir, args.by, args.level, args.details, not args.no_ratings)
     print(f"report: {files.pdf}")
-    print(f"figures: {len(files.pngs)} PNG files in {files.pngs[0].parent if files.pngs else args.out}")
+    print(f"figures: {len(files.pngs)} PNG files in {files.pngs[0].parent if files.pngs else args.report_dir}")
     return 0
 
 
@@ -200,7 +202,7 @@ def cmd_compare(args) -> int:
     print(text)
     if not args.no_report:
         from reports.report import compare_report
-        files = compare_report(c, seq_result, args.out, text)
+        files = compare_report(c, seq_result, args.report_dir, text)
         print(f"\nreport: {files.pdf}")
     return 0
 
@@ -230,6 +232,7 @@ def _run_sequential(args, specs, exps):
     if args.elo0 is not None or args.elo1 is not None:
         e0, e1 = args.elo0 or 0.0, args.elo1 if args.elo1 is not None else 20.0
         d0, d1 = elo_to_delta(e0, fair), elo_to_delta(e1, fair)
+        d0, d1 = round(d0, 12) + 0.0, round(d1, 12) + 0.0
         note = f"Elo {e0:g} / {e1:g} at fair share {100 * fair:.1f}% = {100 * d0:+.2f} / {100 * d1:+.2f} pp"
     else:
         d0 = (args.delta0 or 0.0) / 100

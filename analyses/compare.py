@@ -241,6 +241,20 @@ def _length_table(a: Side, b: Side, paired: bool, lo: int, hi: int, level: float
     return pl.DataFrame(rows)
 
 
+def _pairing_gain(a: Side, b: Side, by: str, lo: int, hi: int, level: float, wins, scores):
+    """Add ``gain``: (unpaired interval width / paired width)^2 on the same games, i.e. how many
+    times as many games an unpaired design would need for the same interval width."""
+    sa = _unpaired_stats(a.lf.filter(pl.col("game").is_between(lo, hi)), by)
+    sb = _unpaired_stats(b.lf.filter(pl.col("game").is_between(lo, hi)), by)
+    uw, us = _unpaired_tables(sa, sb, by, level, "t", a, b)
+    out = []
+    for paired, unpaired in ((wins, uw), (scores, us)):
+        widths = unpaired.select(by, (pl.col("hi") - pl.col("lo")).alias("unpaired_width"))
+        t = paired.join(widths, on=by, how="left")
+        out.append(t.with_columns(gain=(pl.col("unpaired_width") / (pl.col("hi") - pl.col("lo"))) ** 2))
+    return out[0], out[1]
+
+
 def compare(a: Side, b: Side, by: str, paired: bool | None = None, score_test: str = "t",
             level: float = 0.95) -> Comparison:
     """Compare B against A per value of ``by``; ``paired=None`` pairs whenever possible."""
@@ -262,6 +276,7 @@ def compare(a: Side, b: Side, by: str, paired: bool | None = None, score_test: s
             raise InputError(f"{a.label} vs {b.label}", "players",
                              f"different player counts in {bad} paired games: cannot pair these results")
         wins, scores = _paired_tables(st, by, level, score_test, j)
+        wins, scores = _pairing_gain(a, b, by, lo, hi, level, wins, scores)
         pairs = int(a.lf.filter((pl.col("seat") == 0) & pl.col("game").is_between(lo, hi))
                     .join(b.lf.filter(pl.col("seat") == 0).select("game"), on="game").select(pl.len())
                     .collect().item())
@@ -318,6 +333,11 @@ def format_comparison(c: Comparison) -> str:
         lines.append(f"{str(r[c.by]):<16} {r['n']:>8,} {r['mean_a']:>8.2f} {r['mean_b']:>8.2f} {r['diff']:>+8.2f} "
                      f"[{r['lo']:>+7.2f}, {r['hi']:>+7.2f}] {r['effect']:>+7.3f} {_fmt_p(r['p']):>8} "
                      f"{_fmt_p(r['p_holm']):>8}{star}")
+    if c.paired and "gain" in c.wins.columns:
+        gw, gs = c.wins["gain"].drop_nans().median(), c.scores["gain"].drop_nans().median()
+        if gw is not None and gs is not None:
+            lines.append(f"pairing gain: an unpaired design would need {gw:.1f}x (win rate) and {gs:.1f}x (score) "
+                         "as many games for intervals this narrow (median over groups)")
     lines.append("")
     lines.append("game length (per game, B - A; not in the Holm families)")
     for r in c.length.iter_rows(named=True):

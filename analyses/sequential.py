@@ -142,11 +142,13 @@ def sequential_loop(estimates, alpha: float, beta: float, delta0: float, delta1:
         n = min(n + round_games, max_games)
         used, est = estimates(n)
         if not tests:
-            names = [g for g in est if groups is None or g in groups]
-            if groups is not None:
-                missing = [g for g in groups if g not in est]
+            wanted = None if groups is None else {str(g) for g in groups}
+            names = [g for g in est if wanted is None or str(g) in wanted]
+            if wanted is not None:
+                missing = sorted(wanted - {str(g) for g in est})
                 if missing:
-                    raise InputError("--target", None, f"no games with {', '.join(map(str, missing))}")
+                    raise InputError("command line", "--target", "not found in the results: "
+                                     + ", ".join(missing) + "; found: " + ", ".join(map(str, est)))
             k = max(len(names), 1)
             tests = {g: TwoSided(alpha / k, beta, delta0, delta1, one_sided) for g in names}
         for g, t in tests.items():
@@ -191,9 +193,10 @@ def run_sequential(a, b, by: str, alpha: float, beta: float, delta0: float, delt
 def format_sequential(r: SequentialResult, by: str, paired: bool, scale_note: str) -> str:
     lo, hi = r.bounds
     sides = "one-sided" if r.one_sided else "two-sided (two one-sided tests at alpha/2 each)"
+    d0, d1 = round(100 * r.delta0, 6) + 0.0, round(100 * r.delta1, 6) + 0.0
     lines = [f"sequential test (SPRT, {sides}): alpha {r.alpha:g} (family, Bonferroni over "
-             f"{len(r.decisions)} {by} values), beta {r.beta:g}, H0: delta = {100 * r.delta0:+.2f} pp, "
-             f"H1: delta = {100 * r.delta1:+.2f} pp{'' if r.one_sided else ' (and the mirror)'} of win rate B - A"
+             f"{len(r.decisions)} {by} values), beta {r.beta:g}, H0: delta = {d0:+.2f} pp, "
+             f"H1: delta = {d1:+.2f} pp{'' if r.one_sided else ' (and the mirror)'} of win rate B - A"
              + (f" [{scale_note}]" if scale_note else ""),
              f"{'paired' if paired else 'unpaired'} rounds; LLR bounds per test [{lo:.2f}, {hi:.2f}]; "
              f"stopped: {r.stopped} after {r.games:,} games per variant (budget {r.budget:,})"]

@@ -110,6 +110,8 @@ class TwoSided:
                 up = self.tests[i].delta1 > self.tests[i].delta0
                 return "higher" if up else "lower"
         if all(s == H0 for s in self.states):
+            if self.one_sided:
+                return "not higher" if self.delta1 > self.delta0 else "not lower"
             return "no difference"
         return CONTINUE
 

@@ -26,14 +26,16 @@ def sweep_table(results: Results, by: str, level: float = 0.95) -> pl.DataFrame:
     lf = results.scan()
     parts = []
     wr = winrates.win_rates(lf, ["variant", by], level)
-    parts.append(wr.select("variant", pl.lit("win rate").alias("metric"), pl.col(by).cast(pl.String).alias("group"),
+    label = (pl.lit(f"{by} ") + pl.col(by).cast(pl.String)) if by in ("seat", "slot", "players") \
+        else pl.col(by).cast(pl.String)
+    parts.append(wr.select("variant", pl.lit("win rate").alias("metric"), label.alias("group"),
                            pl.col("win_rate").alias("estimate"), "lo", "hi", pl.col("fair").alias("reference")))
     seats = winrates.win_rates(lf.filter(pl.col("seat") == 0), ["variant", "players"], level)
     parts.append(seats.select("variant", pl.lit("first player win rate").alias("metric"),
                               (pl.col("players").cast(pl.String) + " players").alias("group"),
                               pl.col("win_rate").alias("estimate"), "lo", "hi", pl.col("fair").alias("reference")))
     sc = scores.score_summary(lf, ["variant", by], level=level)
-    parts.append(sc.select("variant", pl.lit("score").alias("metric"), pl.col(by).cast(pl.String).alias("group"),
+    parts.append(sc.select("variant", pl.lit("score").alias("metric"), label.alias("group"),
                            pl.col("mean").alias("estimate"), "lo", "hi", pl.lit(None, pl.Float64).alias("reference")))
     per_game = lf.filter(pl.col("seat") == 0)
     for col in ("rounds", "turns"):

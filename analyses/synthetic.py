@@ -5,6 +5,9 @@ effect of known size) and must work before any game engine exists. The generator
 shards exactly as the runner does (``<root>/<experiment>/<variant>/shard-*.parquet`` plus
 ``manifest.json``), so the same loading code is exercised.
 
+``reshuffle``/``noise_key`` make a null rule change: a share of games is replayed with other
+noise, so paired variants differ game by game without any systematic effect.
+
 The model is Plackett-Luce: a seat's strength is the product of its faction's, seat's and
 strategy's weights; a game's finishing order ranks ``log(strength) + Gumbel noise``, so the
 probability that a seat wins is its strength over the sum of strengths in that game. When
@@ -47,6 +50,8 @@ class Variant:
     length_shift: int = 0                  # extra rounds per game
     components: tuple = ("cards", "fleet", "bonus")
     game_name: str = "synthetic"
+    reshuffle: float = 0.0                 # share of games whose noise is redrawn with `noise_key`
+    noise_key: int = 0                     # variants with different keys differ in those games only
 
 
 def _hash(obj) -> str:
@@ -80,6 +85,12 @@ def _games_table(v: Variant, experiment: str, variant: str, seed: int, games: np
         strat_lw = np.array([np.log((v.strategy_weights or {}).get(s, 1.0)) for s in strat_names])
         # Gumbel noise per (game, slot): shared between variants (common random numbers)
         u = np.stack([rng.uniform(rng.stream_keys(seed, g, "noise", s), 0) for s in range(p)], axis=1)
+        if v.reshuffle > 0:
+            # a null "rule change": some games take another course, with no systematic effect
+            redo = rng.uniform(rng.stream_keys(seed, g, "reshuffle"), 0) < v.reshuffle
+            u2 = np.stack([rng.uniform(rng.stream_keys(seed, g, "noise", s, v.noise_key + 1), 0)
+                           for s in range(p)], axis=1)
+            u = np.where(redo[:, None], u2, u)
         u = np.clip(u, 1e-300, 1 - 1e-16)
         gumbel_slot = -np.log(-np.log(u))
         gumbel = np.take_along_axis(gumbel_slot, slot_of_seat, axis=1)
@@ -204,3 +215,40 @@ class SyntheticSource:
     def scan(self) -> pl.LazyFrame:
         files = sorted((self.root / self.experiment / self.name).glob("shard-*.parquet"))
         return pl.scan_parquet(files).filter(pl.col("game") < self.available)
+
+
+def games_table(v: Variant, games, seed: int = 1, experiment: str = "synthetic", variant: str = "base") -> pl.DataFrame:
+    """The rows of ``games`` (an int count or an array of indices) in memory, without shards."""
+    ids = np.arange(games, dtype=np.int64) if np.isscalar(games) else np.asarray(games, dtype=np.int64)
+    return _games_table(v, experiment, variant, seed, ids, config_hash(v))
+
+
+class MemoryResults:
+    """A results set held in memory (DataFrames per variant) with the interface of
+    ``analyses.load.Results``: lets Monte Carlo tests run the real pipeline without disk."""
+
+    def __init__(self, frames: dict, experiment: str = "synthetic", sweep: dict | None = None):
+        from analyses.load import VariantInfo
+
+        self.frames = frames
+        first = next(iter(frames.values()))
+        self.experiment, self.game_name = experiment, first["game_name"][0]
+        self.source, self.root, self.manifest, self.experiment_file = "memory", Path("."), None, None
+        self.components = sorted(c for c in first.columns if c.startswith("score_"))
+        self.sweep = sweep or {}
+        self.variants = {}
+        for name, df in frames.items():
+            seat0 = df.filter(pl.col("seat") == 0)
+            self.variants[name] = VariantInfo(name, seat0.height, df.height, int(df["game"].min()),
+                                              int(df["game"].max()), df["config_hash"][0], int(df["seed"][0]),
+                                              tuple(sorted(int(p) for p in df["players"].unique())))
+        self.files = {name: [] for name in frames}
+
+    @property
+    def label(self) -> str:
+        return self.experiment
+
+    def scan(self, variant: str | None = None, max_games: int | None = None) -> pl.LazyFrame:
+        names = [variant] if variant else list(self.frames)
+        lf = pl.concat([self.frames[n] for n in names]).lazy()
+        return lf if max_games is None else lf.filter(pl.col("game") < max_games)

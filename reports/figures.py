@@ -119,14 +119,14 @@ def seat_advantage(by_seat: pl.DataFrame, stamp: Stamp, level: float):
         df = by_seat.filter(pl.col("players") == p).sort("seat")
         for row in df.iter_rows(named=True):
             c = _colour(row)
-            ax.errorbar(row["seat"] + 1, row["win_rate"], yerr=[[row["win_rate"] - row["lo"]], [row["hi"] - row["win_rate"]]],
+            ax.errorbar(row["seat"], row["win_rate"], yerr=[[row["win_rate"] - row["lo"]], [row["hi"] - row["win_rate"]]],
                         fmt="o", color=c, ecolor=c, capsize=5, ms=8, lw=2)
             ax.annotate(f"{100 * row['win_rate']:.1f}%" + (" *" if row["significant"] else ""),
-                        (row["seat"] + 1, row["hi"]), xytext=(0, 5), textcoords="offset points", ha="center",
+                        (row["seat"], row["hi"]), xytext=(0, 5), textcoords="offset points", ha="center",
                         fontsize=8.5, color=c)
         ax.axhline(1 / p, color=REF, ls="--", lw=1.2)
-        ax.set_xticks(df["seat"].to_numpy() + 1)
-        ax.set_xlabel("seat (1 = start player)")
+        ax.set_xticks(df["seat"].to_numpy())
+        ax.set_xlabel("seat (0 = start player)")
         ax.set_title(f"{p} players")
         _pct(ax, "y")
         ax.grid(axis="y", alpha=0.3)
@@ -159,9 +159,9 @@ def heatmap(cross: pl.DataFrame, by: str, stamp: Stamp, level: float):
                     fontsize=8.5, color="white" if strong else "black", fontweight="bold" if S[i, j] else "normal")
             if S[i, j]:
                 ax.add_patch(plt.Rectangle((j - 0.48, i - 0.48), 0.96, 0.96, fill=False, lw=2, ec="black"))
-    ax.set_xticks(range(len(seats)), [str(s + 1) for s in seats])
+    ax.set_xticks(range(len(seats)), [str(s) for s in seats])
     ax.set_yticks(range(len(groups)), [str(g) for g in groups])
-    ax.set_xlabel("seat (1 = start player)")
+    ax.set_xlabel("seat (0 = start player)")
     ax.spines[:].set_visible(False)
     cb = fig.colorbar(im, ax=ax, fraction=0.04)
     cb.set_label("win rate - fair share (percentage points)")
@@ -353,16 +353,22 @@ def sweep_metric(table: pl.DataFrame, metric: str, param: str, stamp: Stamp, oth
     xs_of = {v: (v if numeric else i) for i, v in enumerate(values)}
     keys = ["group"] + list(other_params)
     cmap = plt.get_cmap("tab10")
-    for k, (key, part) in enumerate(df.group_by(keys, maintain_order=True)):
+    parts = list(df.group_by(keys, maintain_order=True))
+    for k, (key, part) in enumerate(parts):
         part = part.sort(param) if numeric else part
         x = np.array([xs_of[v] for v in part[param].to_list()], dtype=float)
         est = part["estimate"].to_numpy().astype(float)
         label = ", ".join(f"{n}={v}" if n != "group" else str(v) for n, v in zip(keys, key))
-        ax.plot(x, est, "o-", color=cmap(k % 10), label=label, lw=1.8, ms=5)
         lo, hi = part["lo"].to_numpy().astype(float), part["hi"].to_numpy().astype(float)
-        if not np.all(np.isnan(lo)):
-            ax.fill_between(x, lo, hi, color=cmap(k % 10), alpha=0.15, lw=0)
-    ref = df["reference"].drop_nulls().unique().to_list()
+        if numeric:                       # a curve with its interval band
+            ax.plot(x, est, "o-", color=cmap(k % 10), label=label, lw=1.8, ms=5)
+            if not np.all(np.isnan(lo)):
+                ax.fill_between(x, lo, hi, color=cmap(k % 10), alpha=0.15, lw=0)
+        else:                             # named variants: points with interval bars, no lines
+            x = x + 0.25 * (k - (len(parts) - 1) / 2) / max(len(parts), 1)
+            err = None if np.all(np.isnan(lo)) else [est - lo, hi - est]
+            ax.errorbar(x, est, yerr=err, fmt="o", color=cmap(k % 10), label=label, capsize=4, ms=6)
+    ref = df["reference"].drop_nulls().round(9).unique().to_list()
     if len(ref) == 1:
         ax.axhline(ref[0], color=REF, ls="--", lw=1.2, label="fair share" if metric != "balance" else "perfect")
     if not numeric:

@@ -96,7 +96,7 @@ def summary_lines(m: metrics_mod.Metrics) -> list:
     lines.append(f"games needed to detect a 1 pp edge of one {m.by} (two-sided 5%, power 80%): "
                  f"{s.games_needed_1pp:,}  (this experiment: {s.games:,})")
     lines.append("")
-    lines.append("SEAT ADVANTAGE (start player = seat 1)")
+    lines.append("SEAT ADVANTAGE (seat 0 = start player)")
     for r in s.first_player.iter_rows(named=True):
         lines.append(f"  {r['players']} players: start player wins {_pct(r['win_rate'])} [{_pct(r['lo'])}, "
                      f"{_pct(r['hi'])}] vs fair {_pct(r['fair'])}; excess {100 * r['excess']:+.2f} pp, "
@@ -168,19 +168,20 @@ def variant_figures(w: _Writer, m: metrics_mod.Metrics, suffix: str = ""):
 def overview_lines(results: Results, all_metrics: dict) -> list:
     """First page of a multi-variant report: one row per variant."""
     first = next(iter(all_metrics.values()))
+    wv = min(max(len(v) for v in all_metrics) + 2, 30)
     lines = [f"experiment {results.experiment}  game {results.game_name}  variants {len(results.variants)}"
              + (f"  sweep over {', '.join(results.sweep)}" if results.sweep else ""), "",
-             f"{'variant':<28}{'games':>9} {'config':<17}{'spread':>8}{'Balance':>9}{'start pl.':>10}"
-             f"{'rounds':>8}{'shared':>8}  significant ({first.by}, Holm)"]
+             f"{'variant':<{wv}}{'games':>9} {'config':<17}{'spread':>9}{'Balance':>9}{'start pl.':>10}"
+             f"{'rounds':>8}{'shared':>8}  {first.by} significant (Holm)"]
     for v, m in all_metrics.items():
         s = m.summary
         fp = s.first_player.row(0, named=True) if s.first_player.height else None
         r = s.length.filter(pl.col("measure") == "rounds").row(0, named=True)
-        lines.append(f"{v[:27]:<28}{m.games:>9,} {m.config_hash:<17}{100 * s.spread:>7.2f}p{s.balance:>9.3f}"
+        lines.append(f"{v[:wv - 1]:<{wv}}{m.games:>9,} {m.config_hash:<17}{100 * s.spread:>6.2f} pp{s.balance:>9.3f}"
                      f"{(_pct(fp['win_rate']) if fp else '-'):>10}{r['mean']:>8.2f}{100 * s.shared['share']:>7.2f}%  "
                      + (", ".join(map(str, s.flagged)) or "none"))
     lines += ["", "spread = largest minus smallest (win rate - fair share), percentage points; "
-              "Balance = 1 - spread (Ludii); start pl. = win rate of seat 1 (first player count)", ""]
+              "Balance = 1 - spread (Ludii); start pl. = win rate of seat 0, the start player (first player count)", ""]
     for v, m in all_metrics.items():
         lines.append(f"{v}: {m.summary.verdict()}")
     return _wrap(lines)
@@ -202,7 +203,8 @@ def experiment_report(results: Results, out_dir=OUT, by: str | None = None, leve
         else:
             hashes = ", ".join(sorted({m.config_hash for m in all_metrics.values()}))[:60]
             st = F.Stamp(results.experiment, None, f"{sum(m.games for m in all_metrics.values()):,} games in "
-                         f"{len(variants)} variants", hashes + ("..." if len(hashes) >= 60 else ""), WILSON)
+                         f"{len(variants)} variants", hashes + ("..." if len(hashes) >= 60 else ""),
+                         f"{int(round(level * 100))}% intervals: Wilson (rates), t (means)")
             w.add("summary", F.text_page(overview_lines(results, all_metrics), st,
                                          f"Balance summary: {results.experiment}"))
             table = sweep_table(results, by, level)

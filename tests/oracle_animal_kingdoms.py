@@ -177,7 +177,7 @@ class Oracle:
             yield from self.play_age()
             yield from self.score_age()
             if age < AGES - 1 and age + 1 in self.cfg.council_moves_after_ages:
-                yield from self.council()
+                yield from self.council_moves()
 
     # ---- cards ---------------------------------------------------------------------------
 
@@ -307,8 +307,8 @@ class Oracle:
                 return s
         return None
 
-    def play_age(self):
-        cur = self.age_start
+    def play_age(self, cur=None):
+        cur = self.age_start if cur is None else cur
         first = True
         while True:
             if self.age_turns >= self.cfg.max_turns_per_age:          # AK-A44
@@ -572,7 +572,7 @@ class Oracle:
 
     # ---- councils and new ages -----------------------------------------------------------
 
-    def council(self):
+    def council_moves(self):
         """AK-R37..R43, AK-A32."""
         for k in self.ct.scoring_order:
             owner = self.cap[k]

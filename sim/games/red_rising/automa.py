@@ -10,7 +10,7 @@ import numpy as np
 from sim.core import rng
 from sim.games.red_rising import zones
 from sim.games.red_rising.state import (
-    PILE_DECK, State, add, banish, pop_top, push_top, roll, to_hand,
+    FACE_UNIT, LOC_UNIT, PILE_DECK, UNIT, State, add, banish, pop_top, push_top, roll, to_hand,
 )
 
 JUPITER, MARS, LUNA, INSTITUTE = range(4)
@@ -42,15 +42,13 @@ def resolve_part(s: State, g, part):
 def can_gain(s: State, g, a, loc):
     """Can Au Toma still gain the bonus of location ``loc`` (not Luna)? (RR-V28)"""
     cap = s.cap[g, a]
-    return np.where(loc == JUPITER, s.fleet[g, a] < cap[:, 1],
-                    np.where(loc == MARS, s.helium[g, a] < cap[:, 0],
-                             np.where(loc == INSTITUTE, s.cubes[g, a] < cap[:, 2], True)))
+    room = (s.res[g, a] < cap) | (loc == LUNA)[:, None]
+    return (room | (LOC_UNIT[loc] == 0)).all(axis=1)
 
 
 def gain_plain(s: State, g, a, loc):
     """Au Toma gains the bonus of Jupiter / Mars / Institute (caller checked it can be gained)."""
-    add(s, g, a, dh=(loc == MARS).astype(np.int16), df=(loc == JUPITER).astype(np.int16),
-        di=(loc == INSTITUTE).astype(np.int16))
+    add(s, g, a, LOC_UNIT[loc])
 
 
 def take_sovereign(s: State, g, a):
@@ -68,10 +66,10 @@ def location_bonus(s: State, g, start, step):
         ok = (chosen < 0) & ((x == LUNA) | can_gain(s, g, a, x))
         chosen[ok] = x[ok]
     plain = chosen != LUNA
-    if plain.any():
+    if np.count_nonzero(plain):
         gain_plain(s, g[plain], a[plain], chosen[plain])
     luna = ~plain
-    if luna.any():
+    if np.count_nonzero(luna):
         gl, al, sl = g[luna], a[luna], step[luna]
         take_sovereign(s, gl, al)
         extra = s.luna_bonus[gl].astype(np.int64)
@@ -81,7 +79,7 @@ def location_bonus(s: State, g, start, step):
             ok = (found < 0) & (x != LUNA) & can_gain(s, gl, al, x)
             found[ok] = x[ok]
         got = found >= 0
-        if got.any():
+        if np.count_nonzero(got):
             gain_plain(s, gl[got], al[got], found[got])
 
 
@@ -91,7 +89,7 @@ def turn(s: State, g):
     n_cards = s.auto_order.shape[1]
     for _ in range(2):
         empty = s.auto_pos[g] >= n_cards          # RR-V13, RR-V14, RR-A26
-        if empty.any():
+        if np.count_nonzero(empty):
             s.auto_shuffles[g[empty]] += 1
             build_deck(s, g[empty])
         card = s.auto_order[g, s.auto_pos[g]].astype(np.int64)
@@ -103,7 +101,7 @@ def turn(s: State, g):
         extra = p.auto_extra[card]
         # deploy: the top card of the draw deck (RR-V17; empty deck: skipped, RR-A16)
         has = s.size[g, PILE_DECK] > 0
-        if has.any():
+        if np.count_nonzero(has):
             gd = g[has]
             c = pop_top(s, gd, PILE_DECK)
             push_top(s, gd, deploy[has], c)
@@ -114,15 +112,15 @@ def turn(s: State, g):
             ok = (loc < 0) & (s.size[g, x] > 0)
             loc[ok] = x[ok]
         found = loc >= 0
-        if found.any():
+        if np.count_nonzero(found):
             gf = g[found]
             c = pop_top(s, gf, loc[found])
             to_hand(s, gf, a[found], c)
         star = found & (extra == 1)                # RR-V19
-        if star.any():
+        if np.count_nonzero(star):
             location_bonus(s, g[star], loc[star], step[star])
         cross = (extra == 2) & (s.size[g, PILE_DECK] > 0)
-        if cross.any():
+        if np.count_nonzero(cross):
             gc = g[cross]
             banish(s, gc, pop_top(s, gc, PILE_DECK))
 
@@ -134,9 +132,7 @@ def gainable_faces(s: State, g, a):
     ok[:, 2] = s.size[g, PILE_DECK] > 0
     ok[:, 3] = s.sovereign[g] != a
     cap = s.cap[g, a]
-    ok[:, 4] = s.helium[g, a] < cap[:, 0]
-    ok[:, 5] = s.fleet[g, a] < cap[:, 1]
-    ok[:, 6] = s.cubes[g, a] < cap[:, 2]
+    ok[:, 4:7] = s.res[g, a] < cap
     return ok
 
 
@@ -155,41 +151,39 @@ def free_die(s: State, g):
     rows = np.arange(len(g))
     # face 1: first non-empty location in priority order A..D; face 2: the A location
     f1 = face == 1
-    if f1.any():
+    if np.count_nonzero(f1):
         g1 = g[f1]
         order = s.letter_loc[g1].astype(np.int64)                # [n, 4] location of A..D
         nonempty = s.size[g1[:, None], order] > 0
         x = order[np.arange(len(g1)), np.argmax(nonempty, axis=1)]
         banish(s, g1, pop_top(s, g1, x))
     f2 = face == 2
-    if f2.any():
+    if np.count_nonzero(f2):
         g2 = g[f2]
         push_top(s, g2, s.letter_loc[g2, 0].astype(np.int64), pop_top(s, g2, PILE_DECK))
     f3 = face == 3
-    if f3.any():
+    if np.count_nonzero(f3):
         take_sovereign(s, g[f3], a[f3])
     plain = face >= 4
-    if plain.any():
+    if np.count_nonzero(plain):
         gp, fp = g[plain], face[plain]
-        add(s, gp, a[plain], dh=(fp == 4).astype(np.int16), df=(fp == 5).astype(np.int16),
-            di=(fp == 6).astype(np.int16))
+        add(s, gp, a[plain], FACE_UNIT[fp])
     del rows
 
 
 def free_gain(s: State, g, res, amount):
     """A free gain offered by the player's ability: Au Toma always takes it (RR-V35, RR-A25)."""
-    from sim.games.red_rising.program import DIE, FLEET, HELIUM, INFLUENCE, SOVEREIGN
+    from sim.games.red_rising.program import DIE, INFLUENCE, SOVEREIGN
     a = s.automa[g]
     plain = res <= INFLUENCE
-    if plain.any():
+    if np.count_nonzero(plain):
         gp, rp, am = g[plain], res[plain], amount[plain]
-        add(s, gp, a[plain], dh=np.where(rp == HELIUM, am, 0), df=np.where(rp == FLEET, am, 0),
-            di=np.where(rp == INFLUENCE, am, 0))
+        add(s, gp, a[plain], UNIT[rp] * am[:, None])
     sov = res == SOVEREIGN
-    if sov.any():
+    if np.count_nonzero(sov):
         take_sovereign(s, g[sov], a[sov])
     die = res == DIE
-    if die.any():
+    if np.count_nonzero(die):
         free_die(s, g[die])
 
 

@@ -39,6 +39,13 @@ def cards_in_use(config, content) -> np.ndarray:
     return np.asarray(keep, dtype=np.int64)
 
 
+def odd_even(s: State, g) -> np.ndarray:
+    """RR-V9, RR-R66: the odd/even card for the cards now on the locations (1 = ODD; ties EVEN)."""
+    on_loc = s.where[g] < 4
+    odd = ((s.prog.core[: s.num_cards] % 2 == 1)[None, :] & on_loc).sum(axis=1)
+    return (odd > on_loc.sum(axis=1) - odd).astype(np.int8)
+
+
 def init(config, content, game_ids, seed) -> State:
     """A new batch of games, run up to their first decision."""
     from sim.games.red_rising.engine import run
@@ -107,10 +114,7 @@ def init(config, content, game_ids, seed) -> State:
         s.prio[:] = prio
         s.letter_loc[rows[:, None], prio] = np.arange(4)[None, :]
         s.luna_bonus[:] = s.letter_loc[rows, 3 - prio[:, LUNA]]
-        # odd/even card (RR-V9): ODD only if most location cards are odd
-        on_loc = (s.where >= 0) & (s.where < 4)
-        odd = ((prog.core[: s.num_cards] % 2 == 1)[None, :] & on_loc).sum(axis=1)
-        s.parity[:] = (odd > on_loc.sum(axis=1) - odd).astype(np.int8)
+        s.parity[:] = odd_even(s, rows)
         # Au Toma's deck (RR-V3): shuffle 0
         s.key_automa[:] = rng.stream_keys(seed, game_ids, "automa")
         automa.build_deck(s, rows)
@@ -122,3 +126,67 @@ def init(config, content, game_ids, seed) -> State:
     s.rounds[:] = 1
     s.mop[:] = M["T_START"]
     return run(s)
+
+
+def arrange(s: State, game: int = 0, *, player=None, deck=None, locations=None, hands=None,
+            banished=None, helium=None, fleet=None, cubes=None, sovereign=None, houses=None,
+            run_turn: bool = True) -> State:
+    """Overwrite one game's position (tests, analyses) and restart the current turn there.
+
+    Cards are given as card indices or ids. If any of ``deck`` (top first), ``locations``
+    (four lists, bottom first), ``hands`` (one list per seat; Au Toma's bottom first) or
+    ``banished`` is given, the cards are laid out exactly so and every card not listed is
+    out of the game. ``helium`` / ``fleet`` / ``cubes``: one value per seat; ``sovereign``:
+    holder seat or -1; ``houses``: house name per seat (None = keep; Au Toma keeps none);
+    ``player``: whose turn it is. The game's pending decision and ability frames are dropped
+    and the turn of ``player`` starts afresh (``run_turn``), up to its first decision.
+    """
+    from sim.games.red_rising.engine import run
+    from sim.games.red_rising import zones
+
+    content = s.content
+    ids = {c.id: c.index for c in content.cards}
+
+    def idx(c):
+        return ids[c] if isinstance(c, str) else int(c)
+
+    g = np.array([game])
+    if any(x is not None for x in (deck, locations, hands, banished)):
+        s.where[game] = zones.OUT
+        s.under[game] = -1
+        s.top[game] = -1
+        s.size[game] = 0
+        s.hand_n[game] = 0
+        for c in reversed(list(deck or [])):
+            push_top(s, g, np.array([PILE_DECK]), np.array([idx(c)]))
+        for x, cards in enumerate(locations or [[], [], [], []]):
+            for c in cards:
+                push_top(s, g, np.array([x]), np.array([idx(c)]))
+        for p, cards in enumerate(hands or []):
+            for c in cards:
+                to_hand(s, g, np.array([p]), np.array([idx(c)]))
+        for c in banished or []:
+            s.where[game, idx(c)] = zones.BANISHED
+    for name, values in (("helium", helium), ("fleet", fleet), ("cubes", cubes)):
+        if values is not None:
+            getattr(s, name)[game] = values
+    if sovereign is not None:
+        s.sovereign[game] = sovereign
+    if houses is not None:
+        names = [h.name for h in content.houses]
+        for p, h in enumerate(houses):
+            if h is not None:
+                s.house[game, p] = names.index(h)
+    if player is not None:
+        s.player[game] = player
+    s.depth[game] = 0
+    s.flipped[game] = -1
+    s.done[game] = False
+    s.kind[game] = 0
+    s.decider[game] = -1
+    s.legal[game] = False
+    s.waiting[game] = False
+    s.mop[game] = M["T_START"]
+    if run_turn:
+        run(s)
+    return s

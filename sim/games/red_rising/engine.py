@@ -18,7 +18,7 @@ import numpy as np
 from sim.games.red_rising import actions as A
 from sim.games.red_rising import automa, endgame, ops
 from sim.games.red_rising.state import (
-    M, NUM_MOPS, PILE_DECK, R_ROUND_LIMIT, R_STALEMATE, State, add, ask, hand_mask, pop_top, push,
+    LOC_UNIT, M, NUM_MOPS, PILE_DECK, R_ROUND_LIMIT, R_STALEMATE, State, add, ask, hand_mask, pop_top, push,
     push_top, receive_sovereign, to_hand,
 )
 
@@ -41,12 +41,12 @@ def h_start(s: State, g):
         s.turn_traded[traded] = False
     p = s.player[g]
     auto = p == s.automa[g]
-    if auto.any():
+    if np.count_nonzero(auto):
         ga = g[auto]
         automa.turn(s, ga)
         h_end(s, ga)
     pl = ~auto
-    if pl.any():
+    if np.count_nonzero(pl):
         gp = g[pl]
         ask(s, gp, K["action"], p[pl], M["T_ACTION"], cols=(A.LEAD, (A.SCOUT, s.size[gp, PILE_DECK] > 0)))
 
@@ -55,16 +55,16 @@ def h_action(s: State, g):
     a = s.action[g]
     p = s.player[g].astype(np.intp)
     scout = a == A.SCOUT
-    if scout.any():                                   # RR-R11: the card is flipped, then placed
+    if np.count_nonzero(scout):                                   # RR-R11: the card is flipped, then placed
         gs = g[scout]
         s.flipped[gs] = s.top[gs, PILE_DECK]
         ask(s, gs, K["scout_location"], p[scout], M["T_SCOUT"], loc=np.ones((len(gs), 4), bool))
     lead = ~scout & (s.hand_n[g, p] > 0)
-    if lead.any():
+    if np.count_nonzero(lead):
         gl = g[lead]
         ask(s, gl, K["deploy_card"], p[lead], M["T_DEPCARD"], cards=hand_mask(s, gl, p[lead]))
     empty = ~scout & ~lead                            # RR-R68: only the gain step
-    if empty.any():
+    if np.count_nonzero(empty):
         h_gain_ask(s, g[empty])
 
 
@@ -83,11 +83,11 @@ def h_deploc(s: State, g):
     s.deployed[g, x] = True
     pc = s.prog.deploy_pc[c]
     has = pc >= 0
-    if has.any():
+    if np.count_nonzero(has):
         gh = g[has]
         s.mop[gh] = M["T_GAIN_ASK"]
         push(s, gh, pc[has], p[has], x[has], c[has], False)
-    if (~has).any():
+    if np.count_nonzero((~has)):
         h_gain_ask(s, g[~has])
 
 
@@ -96,10 +96,10 @@ def h_gain_ask(s: State, g):
     loc = ~s.deployed[g] & (s.size[g, :4] > 0)
     deck = s.size[g, PILE_DECK] > 0
     ok = ~s.skip_gain[g] & (loc.any(axis=1) | deck)
-    if ok.any():
+    if np.count_nonzero(ok):
         go = g[ok]
         ask(s, go, K["gain"], s.player[go], M["T_GAIN"], loc=loc[ok], cols=((A.DECK, deck[ok]),))
-    if (~ok).any():
+    if np.count_nonzero((~ok)):
         h_end(s, g[~ok])
 
 
@@ -107,13 +107,13 @@ def h_gain(s: State, g):
     a = s.action[g].astype(np.intp)
     p = s.player[g].astype(np.intp)
     deck = a == A.DECK
-    if deck.any():                                    # option B: card, then the die (RR-R8)
+    if np.count_nonzero(deck):                                    # option B: card, then the die (RR-R8)
         gd = g[deck]
         to_hand(s, gd, p[deck], pop_top(s, gd, PILE_DECK))
         s.mop[gd] = M["T_END"]
         push(s, gd, s.prog.die_pc, p[deck], -1, -1, False)
     loc = ~deck
-    if loc.any():                                     # option A: card, then the bonus
+    if np.count_nonzero(loc):                                     # option A: card, then the bonus
         gl, x = g[loc], a[loc] - A.LOC0
         to_hand(s, gl, p[loc], pop_top(s, gl, x))
         location_bonus(s, gl, p[loc], x)
@@ -129,15 +129,14 @@ def h_scout(s: State, g):
 def location_bonus(s: State, g, p, x):
     """The bonus of location ``x`` for player ``p`` (RR-R15..R20), then the end of the turn."""
     luna = x == LUNA
-    if luna.any():
+    if np.count_nonzero(luna):
         gl = g[luna]
         s.mop[gl] = M["T_END"]
         receive_sovereign(s, gl, p[luna])
     plain = ~luna
-    if plain.any():
+    if np.count_nonzero(plain):
         gp, xp = g[plain], x[plain]
-        add(s, gp, p[plain], dh=(xp == MARS).astype(np.int16), df=(xp == JUPITER).astype(np.int16),
-            di=(xp == INSTITUTE).astype(np.int16))
+        add(s, gp, p[plain], LOC_UNIT[xp])
         h_end(s, gp)
 
 
@@ -148,21 +147,21 @@ def h_end(s: State, g):
     s.turns[g] += 1
     s.idle[g] = np.where(s.changed[g], 0, s.idle[g] + 1)
     stale = ~s.triggered[g] & (s.idle[g] >= seats * cfg.stalemate_rounds)
-    if stale.any():
+    if np.count_nonzero(stale):
         gs = g[stale]
         s.triggered[gs] = True
         s.end_reason[gs] = R_STALEMATE
     p = s.player[g]
     last = p == seats - 1
     limit = last & ~s.triggered[g] & (s.rounds[g] >= cfg.max_rounds)   # a guard, ends like a trigger
-    if limit.any():
+    if np.count_nonzero(limit):
         gl = g[limit]
         s.triggered[gl] = True
         s.end_reason[gl] = R_ROUND_LIMIT
     over = s.last_turn[g].copy()                      # the extra last turn is done
     ending = ~over & last & s.triggered[g]
     extra = np.zeros(len(g), dtype=bool)
-    if ending.any():                                  # RR-E5: the extra_last_turn player plays once more
+    if np.count_nonzero(ending):                                  # RR-E5: the extra_last_turn player plays once more
         ge = g[ending]
         extra_flag = s.prog.house_extra_turn[s.house[ge]] > 0            # [n, P]
         has = extra_flag.any(axis=1)
@@ -173,15 +172,15 @@ def h_end(s: State, g):
         s.rounds[gx] += (seat[has] == 0)
         s.last_turn[gx] = True
         over[np.flatnonzero(ending)[~has]] = True
-    if over.any():
+    if np.count_nonzero(over):
         endgame.h_start(s, g[over])
     nxt = ~over & ~extra
-    if nxt.any():
+    if np.count_nonzero(nxt):
         gn = g[nxt]
         s.player[gn] = (p[nxt] + 1) % seats
         s.rounds[gn] += s.player[gn] == 0
     go = ~over
-    if go.any():
+    if np.count_nonzero(go):
         h_start(s, g[go])
 
 
@@ -233,7 +232,7 @@ def step(s: State, actions) -> State:
     a = actions[g].astype(np.int64)
     bad = (a < 0) | (a >= s.legal.shape[1])
     bad[~bad] = ~s.legal[g[~bad], a[~bad]]
-    if bad.any():
+    if np.count_nonzero(bad):
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"illegal action {int(a[i])} in game {int(s.game_id[g[i]])} "
                          f"(decision {A.DECISION_KINDS[int(s.kind[g[i]])]})")

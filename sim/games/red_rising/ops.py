@@ -25,7 +25,7 @@ from sim.games.red_rising.program import (
     W_SELF, W_TOP,
 )
 from sim.games.red_rising.state import (
-    ENTER0, M, PILE_AUTOMA, PILE_DECK, State, add, advance, ask, automa_bottom, banish, hand_mask,
+    ENTER0, FACE_UNIT, M, PILE_AUTOMA, R_ACTOR, R_CARD, R_PC, R_THIS, UNIT, PILE_DECK, State, add, advance, ask, automa_bottom, banish, hand_mask,
     have, move_card, pick, pile_cards, pop_top, push, push_top, receive_sovereign, remove_card,
     roll, room, to_hand,
 )
@@ -43,11 +43,12 @@ class Frame:
     def __init__(self, s: State, g):
         self.g = g
         self.d = s.depth[g].astype(np.intp)
-        self.pc = s.f_pc[g, self.d]
+        regs = s.frame[g, self.d]
+        self.pc = regs[:, R_PC]
         self.prm = s.prog.prm[self.pc]
-        self.actor = s.f_actor[g, self.d].astype(np.intp)
-        self.this = s.f_this[g, self.d].astype(np.intp)
-        self.card = s.f_card[g, self.d].astype(np.intp)
+        self.actor = regs[:, R_ACTOR]
+        self.this = regs[:, R_THIS]
+        self.card = regs[:, R_CARD]
 
     def col(self, c):
         return self.prm[:, c]
@@ -91,13 +92,13 @@ def own_hand(s: State, f: Frame):
 def gate(s: State, f: Frame, possible, begin):
     """Skip impossible ops, ask optional ones, begin the others."""
     fail = ~possible
-    if fail.any():
+    if np.count_nonzero(fail):
         advance(s, f.g[fail], f.d[fail], False)
     opt = possible & (f.col(P_OPT) == 1)
-    if opt.any():
+    if np.count_nonzero(opt):
         ask(s, f.g[opt], K["optional"], f.actor[opt], M["OPT"], cols=(A.YES, A.NO))
     go = possible & ~opt
-    if go.any():
+    if np.count_nonzero(go):
         begin(s, f.sub(go))
 
 
@@ -105,9 +106,9 @@ def h_opt(s: State, g):
     """Answer to an optional op: ``yes`` begins it, ``no`` skips it (prev_done false)."""
     f = Frame(s, g)
     yes = s.action[g] == A.YES
-    if (~yes).any():
+    if np.count_nonzero((~yes)):
         advance(s, g[~yes], f.d[~yes], False)
-    if yes.any():
+    if np.count_nonzero(yes):
         fy = f.sub(yes)
         code = s.prog.op[fy.pc]
         for op in np.unique(code):
@@ -140,12 +141,11 @@ def enter_gain(s, g):
 
 def begin_gain(s, f: Frame):
     res, amt = f.col(P_RES), f.col(P_AMT)
-    add(s, f.g, f.actor, dh=np.where(res == HELIUM, amt, 0), df=np.where(res == FLEET, amt, 0),
-        di=np.where(res == INFLUENCE, amt, 0))
+    add(s, f.g, f.actor, UNIT[res] * amt[:, None])
     sov = res == SOVEREIGN
-    if (~sov).any():
+    if np.count_nonzero((~sov)):
         advance(s, f.g[~sov], f.d[~sov], True)
-    if sov.any():
+    if np.count_nonzero(sov):
         gs = f.g[sov]
         s.mop[gs] = M["ADV_DONE"]
         receive_sovereign(s, gs, f.actor[sov])
@@ -158,16 +158,14 @@ def enter_lose(s, g):
 
 def begin_lose(s, f: Frame):
     res, amt = f.col(P_RES), f.col(P_AMT)
-    add(s, f.g, f.actor, dh=-np.where(res == HELIUM, amt, 0), df=-np.where(res == FLEET, amt, 0),
-        di=-np.where(res == INFLUENCE, amt, 0))
+    add(s, f.g, f.actor, -UNIT[res] * amt[:, None])
     advance(s, f.g, f.d, True)
 
 
 def enter_trade(s, g):
     f = Frame(s, g)
     pay = f.prm[:, P_PAY:P_PAY + 3]
-    payable = ((s.helium[g, f.actor] >= pay[:, 0]) & (s.fleet[g, f.actor] >= pay[:, 1])
-               & (s.cubes[g, f.actor] >= pay[:, 2]))
+    payable = (s.res[g, f.actor] >= pay).all(axis=1)
     if s.config.trade_limit == "per_turn_total":
         allowed = ~s.turn_traded[g]
     else:
@@ -179,7 +177,7 @@ def begin_trade(s, f: Frame):
     """Pay everything, then the gets in list order (RR-A20, RR-A21)."""
     g = f.g
     pay = f.prm[:, P_PAY:P_PAY + 3]
-    add(s, g, f.actor, dh=-pay[:, 0], df=-pay[:, 1], di=-pay[:, 2])
+    add(s, g, f.actor, -pay)
     s.turn_traded[g] = True
     s.traded[g, f.card] = True
     s.f_cnt[g, f.d] = 0
@@ -195,18 +193,17 @@ def h_trade_get(s, g):
         res, amt = f.col(P_GET + 2 * i), f.col(P_GET + 2 * i + 1)
         now = live & (start <= i) & (amt > 0)
         plain = now & (res != SOVEREIGN)
-        if plain.any():
+        if np.count_nonzero(plain):
             r, a = res[plain], amt[plain]
-            add(s, g[plain], f.actor[plain], dh=np.where(r == HELIUM, a, 0), df=np.where(r == FLEET, a, 0),
-                di=np.where(r == INFLUENCE, a, 0))
+            add(s, g[plain], f.actor[plain], UNIT[r] * a[:, None])
         sov = now & (res == SOVEREIGN)
-        if sov.any():
+        if np.count_nonzero(sov):
             gs = g[sov]
             s.f_cnt[gs, f.d[sov]] = i + 1
             s.mop[gs] = M["TRADE_GET"]
             receive_sovereign(s, gs, f.actor[sov])
             live &= ~sov
-    if live.any():
+    if np.count_nonzero(live):
         advance(s, g[live], f.d[live], True)
 
 
@@ -233,9 +230,9 @@ def enter_banish_loc(s, g):
 def begin_banish_loc(s, f: Frame):
     cl, cc = location_candidates(s, f, P_SEL)
     top = f.col(P_POS) == 0
-    if top.any():
+    if np.count_nonzero(top):
         ask(s, f.g[top], K["target_location"], f.actor[top], M["BANLOC_LOC"], loc=cl[top])
-    if (~top).any():
+    if np.count_nonzero((~top)):
         ask(s, f.g[~top], K["target_card"], f.actor[~top], M["BANLOC_CARD"], cards=cc[~top])
 
 
@@ -266,9 +263,9 @@ def h_bh_ask(s, g):
     f = Frame(s, g)
     cand = own_hand(s, f) & filt(s, f)
     ok = (s.f_cnt[g, f.d] > 0) & cand.any(axis=1)
-    if ok.any():
+    if np.count_nonzero(ok):
         ask(s, g[ok], K["target_card"], f.actor[ok], M["BH_APPLY"], cards=cand[ok])
-    if (~ok).any():
+    if np.count_nonzero((~ok)):
         advance(s, g[~ok], f.d[~ok], True)
 
 
@@ -309,7 +306,7 @@ def move_candidates(s, f: Frame):
     fm = s.prog.fmatch[f.col(P_FILT)]
     bottoms = np.full((len(g), 4), -1, dtype=np.int64)
     bot = which == W_BOTTOM
-    if bot.any():
+    if np.count_nonzero(bot):
         gb = g[bot]
         is_bottom = (s.under[gb] == -1) & (s.where[gb] < 4)                    # [n, C]
         for x in range(4):
@@ -321,7 +318,7 @@ def move_candidates(s, f: Frame):
     onloc = zone_select(s, g, src & has_dst)
     cards = onloc & filt(s, f) & (which == W_FILTER)[:, None]
     selfc = (which == W_SELF) & (f.card >= 0)
-    if selfc.any():
+    if np.count_nonzero(selfc):
         c = f.card[selfc]
         w = s.where[g[selfc], c].astype(np.intp)
         on = w < 4
@@ -341,13 +338,13 @@ def begin_move(s, f: Frame):
     src_loc, cards, dst = move_candidates(s, f)
     which = f.col(P_WHICH)
     loc = (which == W_TOP) | (which == W_BOTTOM)
-    if loc.any():
+    if np.count_nonzero(loc):
         ask(s, f.g[loc], K["target_location"], f.actor[loc], M["MOVE_SRC"], loc=src_loc[loc])
     fil = which == W_FILTER
-    if fil.any():
+    if np.count_nonzero(fil):
         ask(s, f.g[fil], K["target_card"], f.actor[fil], M["MOVE_CARD"], cards=cards[fil])
     me = which == W_SELF
-    if me.any():
+    if np.count_nonzero(me):
         ask_destination(s, f.sub(me), f.card[me], dst[me])
 
 
@@ -363,7 +360,7 @@ def h_move_src(s, g):
     x = s.action[g].astype(np.intp) - A.LOC0
     bottom = f.col(P_WHICH) == W_BOTTOM
     c = s.top[g, x].astype(np.intp)
-    if bottom.any():
+    if np.count_nonzero(bottom):
         gb = g[bottom]
         c[bottom] = np.argmax((s.where[gb] == x[bottom][:, None]) & (s.under[gb] == -1), axis=1)
     ask_destination(s, f, c, sel_mask(s, f, P_SEL2))
@@ -395,11 +392,11 @@ def begin_place(s, f: Frame):
 def h_pl_ask(s, g):
     f = Frame(s, g)
     ok = (s.f_cnt[g, f.d] > 0) & (s.size[g, PILE_DECK] > 0)
-    if ok.any():
+    if np.count_nonzero(ok):
         go = g[ok]
         s.flipped[go] = s.top[go, PILE_DECK]
         ask(s, go, K["place_location"], f.actor[ok], M["PL_APPLY"], loc=sel_mask(s, f, P_SEL)[ok])
-    if (~ok).any():
+    if np.count_nonzero((~ok)):
         advance(s, g[~ok], f.d[~ok], True)
 
 
@@ -421,7 +418,7 @@ def gain_card_candidates(s, f: Frame):
     cl &= onloc[:, None]
     cc &= onloc[:, None]
     banished = sel == SEL_BANISHED
-    if banished.any():
+    if np.count_nonzero(banished):
         cc[banished] = (s.where[f.g[banished]] == zones.BANISHED) & filt(s, f.sub(banished))
     deck = (sel == SEL_DECK) & s.prog.fmatch[f.col(P_FILT), s.top[f.g, PILE_DECK]]
     return cl, cc, deck
@@ -437,12 +434,12 @@ def begin_gain_card(s, f: Frame):
     cl, cc, deck = gain_card_candidates(s, f)
     sel = f.col(P_SEL)
     top = (sel < SEL_BANISHED) & (f.col(P_POS) == 0)
-    if top.any():
+    if np.count_nonzero(top):
         ask(s, f.g[top], K["target_location"], f.actor[top], M["GC_LOC"], loc=cl[top])
     card = ~top & ~deck
-    if card.any():
+    if np.count_nonzero(card):
         ask(s, f.g[card], K["target_card"], f.actor[card], M["GC_CARD"], cards=cc[card])
-    if deck.any():
+    if np.count_nonzero(deck):
         gd = f.g[deck]
         to_hand(s, gd, f.actor[deck], pop_top(s, gd, PILE_DECK))
         advance(s, gd, f.d[deck], True)
@@ -480,13 +477,13 @@ def h_rec_card(s, g):
     f = Frame(s, g)
     c = s.action[g].astype(np.intp) - A.CARD0
     hand = f.col(P_SEL2) == SEL_HAND
-    if hand.any():
+    if np.count_nonzero(hand):
         gh = g[hand]
         remove_card(s, gh, c[hand])
         to_hand(s, gh, f.actor[hand], c[hand])
         advance(s, gh, f.d[hand], True)
     loc = ~hand
-    if loc.any():
+    if np.count_nonzero(loc):
         gl = g[loc]
         s.f_src[gl, f.d[loc]] = c[loc]
         ask(s, gl, K["target_location"], f.actor[loc], M["REC_LOC"], loc=sel_mask(s, f, P_SEL2)[loc])
@@ -505,7 +502,7 @@ def enter_deploy_another(s, g):
     f = Frame(s, g)
     possible = (own_hand(s, f) & filt(s, f)).any(axis=1)
     if not s.config.chain_deploy_recursive:
-        possible &= ~s.f_chain[g, f.d]
+        possible &= s.f_chain[g, f.d] == 0
     gate(s, f, possible, begin_deploy_another)
 
 
@@ -529,9 +526,9 @@ def h_da_loc(s, g):
     s.deployed[g, x] = True
     pc = s.prog.deploy_pc[c]
     has = pc >= 0
-    if (~has).any():
+    if np.count_nonzero((~has)):
         advance(s, g[~has], f.d[~has], True)
-    if has.any():
+    if np.count_nonzero(has):
         gh = g[has]
         s.mop[gh] = M["ADV_DONE"]
         push(s, gh, pc[has], f.actor[has], x[has], c[has], True)
@@ -552,7 +549,7 @@ def h_rd_next(s, g):
     d = s.depth[g].astype(np.intp)
     cnt = s.f_cnt[g, d]
     fin = cnt <= 0
-    if fin.any():
+    if np.count_nonzero(fin):
         advance(s, g[fin], d[fin], True)
     g, d = g[~fin], d[~fin]
     if g.size == 0:
@@ -566,30 +563,29 @@ def apply_face(s, g, actor, face, rechoose):
     """Gain a die face (RR-R22, RR-R25, RR-R36); the roll_die op continues at RD_NEXT."""
     s.mop[g] = M["RD_NEXT"]
     f1 = face == 1
-    if f1.any():
+    if np.count_nonzero(f1):
         g1 = g[f1]
         nonempty = s.size[g1, :4] > 0
         ok = nonempty.any(axis=1)
-        if ok.any():
+        if np.count_nonzero(ok):
             ask(s, g1[ok], K["target_location"], actor[f1][ok], M["RD_F1"], loc=nonempty[ok])
     f2 = (face == 2) & (s.size[g, PILE_DECK] > 0)
-    if f2.any():
+    if np.count_nonzero(f2):
         g2 = g[f2]
         s.flipped[g2] = s.top[g2, PILE_DECK]
         ask(s, g2, K["place_location"], actor[f2], M["RD_F2"], loc=np.ones((len(g2), 4), bool))
     f3 = face == 3
     choose = f3 & rechoose
-    if choose.any():
+    if np.count_nonzero(choose):
         faces = [A.FACE0 + i for i in (0, 1, 3, 4, 5)]
         ask(s, g[choose], K["die_face"], actor[choose], M["RD_FC"], cols=faces)
     sov = f3 & ~rechoose
-    if sov.any():
+    if np.count_nonzero(sov):
         receive_sovereign(s, g[sov], actor[sov])
     plain = face >= 4
-    if plain.any():
+    if np.count_nonzero(plain):
         fp = face[plain]
-        add(s, g[plain], actor[plain], dh=(fp == 4).astype(np.int16), df=(fp == 5).astype(np.int16),
-            di=(fp == 6).astype(np.int16))
+        add(s, g[plain], actor[plain], FACE_UNIT[fp])
 
 
 def h_rd_f1(s, g):
@@ -616,27 +612,22 @@ def h_rd_fc(s, g):
 def eligible(s, f: Frame):
     """bool[n, P]: the seats the opponent op may target (docs/red_rising_model.md)."""
     g = f.g
-    n, seats = len(g), s.seats
+    n = len(g)
     act = f.col(P_ACT)
-    fm = filt(s, f)
-    w = s.where[g]
-    match = fm & (w >= zones.HAND0)
-    out = np.zeros((n, seats), dtype=bool)
-    res = f.col(P_RES)
-    for p in range(seats):
-        has_match = (match & (w == zones.HAND0 + p)).any(axis=1)
-        units = have(s, g, np.full(n, p), res) > 0
-        out[:, p] = np.select(
-            [act == A_LOSE, act == A_GAIN_FREE, act == A_LOOK],
-            [units, True, s.hand_n[g, p] > 0], has_match)
+    seats = np.arange(s.seats)
+    hands = s.where[g][:, None, :] == (zones.HAND0 + seats)[None, :, None]          # [n, P, C]
+    has_match = (hands & filt(s, f)[:, None, :]).any(axis=2)
+    units = s.res[g, :, np.minimum(f.col(P_RES), 2)] > 0                        # [n, P]
+    out = np.where((act == A_LOSE)[:, None], units,
+                   np.where((act == A_GAIN_FREE)[:, None], True,
+                            np.where((act == A_LOOK)[:, None], s.hand_n[g] > 0, has_match)))
     auto = s.automa[g].astype(np.intp)
     card_act = (auto >= 0) & ((act == A_STEAL) | (act == A_BANISH) | (act == A_REVEAL_CHOICE))
-    if card_act.any():
+    if np.count_nonzero(card_act):
         rows = np.flatnonzero(card_act)
         gs, a = g[rows], auto[rows]
-        nonempty = s.hand_n[gs, a] > 0
         bottom = automa_bottom(s, gs)
-        out[rows, a] = nonempty & fm[rows, bottom]          # RR-V33: her bottom card
+        out[rows, a] = (s.hand_n[gs, a] > 0) & s.prog.fmatch[f.col(P_FILT)[rows], bottom]   # RR-V33
     out[np.arange(n), f.actor] = False
     return out
 
@@ -657,15 +648,15 @@ def begin_opponent(s, f: Frame):
     by_k = elig[np.arange(len(g))[:, None], offsets(s, f.actor)]              # [n, P-1]
     tgt = f.col(P_TGT)
     choose = tgt == T_CHOOSE
-    if choose.any():
+    if np.count_nonzero(choose):
         cols = [(A.OPP0 + k, by_k[choose, k]) for k in range(s.seats - 1)]
         ask(s, g[choose], K["target_opponent"], f.actor[choose], M["OPP_CHOOSE"], cols=cols)
     rest = ~choose
-    if rest.any():
+    if np.count_nonzero(rest):
         bits = (1 << np.arange(1, s.seats, dtype=np.int64))[None, :]
         wanted = np.ones_like(by_k)
         neighbours = tgt == T_NEIGHBOURS
-        if neighbours.any():
+        if np.count_nonzero(neighbours):
             wanted[neighbours] = False
             wanted[neighbours, 0] = True
             wanted[neighbours, -1] = True
@@ -685,111 +676,156 @@ def h_opp_choose(s, g):
 
 
 def h_opp_next(s, g):
-    """Next eligible target in turn order from the actor's left; block decision or the effect.
+    """Next target in turn order from the actor's left; block decision or the effect.
 
-    Eligibility is checked again for each target when its turn comes.
+    With ``each`` / ``neighbours`` a target's eligibility is checked again when its turn comes
+    (a chosen target is eligible by construction).
     """
     f = Frame(s, g)
     tm = s.f_tmask[g, f.d].astype(np.int64)
-    elig = eligible(s, f)
-    rows = np.arange(len(g))
     tgt = np.full(len(g), -1, dtype=np.intp)
-    for _ in range(s.seats):
-        look = (tgt < 0) & (tm != 0)
-        if not look.any():
-            break
-        k = LOWBIT[tm]
-        cand = (f.actor + k) % s.seats
-        tm = np.where(look, tm & ~(1 << k), tm)
-        ok = look & elig[rows, cand]
-        tgt[ok] = cand[ok]
+    single = (tm != 0) & (f.col(P_TGT) == T_CHOOSE)
+    k = LOWBIT[tm]
+    tgt[single] = ((f.actor + k) % s.seats)[single]
+    tm[single] = 0
+    multi = (tm != 0) & ~single
+    if np.count_nonzero(multi):
+        rows = np.flatnonzero(multi)
+        fm = f.sub(multi)
+        elig = eligible(s, fm)
+        tmm, found = tm[rows], np.full(len(rows), -1, dtype=np.intp)
+        r = np.arange(len(rows))
+        for _ in range(s.seats):
+            look = (found < 0) & (tmm != 0)
+            if not np.count_nonzero(look):
+                break
+            km = LOWBIT[tmm]
+            cand = (fm.actor + km) % s.seats
+            tmm = np.where(look, tmm & ~(1 << km), tmm)
+            ok = look & elig[r, cand]
+            found[ok] = cand[ok]
+        tm[rows], tgt[rows] = tmm, found
     s.f_tmask[g, f.d] = tm
     fin = tgt < 0
-    if fin.any():
+    if np.count_nonzero(fin):
         advance(s, g[fin], f.d[fin], s.f_done[g[fin], f.d[fin]])
-    if fin.all():
-        return
-    f, tgt = f.sub(~fin), tgt[~fin]
+        if fin.all():
+            return
+        f, tgt = f.sub(~fin), tgt[~fin]
     g = f.g
     s.f_tgt[g, f.d] = tgt
     act = f.col(P_ACT)
     blockable = (f.col(P_BLOCK) == 1) & (tgt != s.automa[g])
-    blockers = hand_mask(s, g, tgt) & s.prog.blocks[act][:, : s.num_cards] & blockable[:, None]
-    can = blockers.any(axis=1)
-    if can.any():
-        ask(s, g[can], K["block"], tgt[can], M["OPP_BLOCK"], cards=blockers[can], cols=(A.NO,))
-    if (~can).any():
-        effect(s, f.sub(~can), tgt[~can])
+    can = np.zeros(len(g), dtype=bool)
+    if np.count_nonzero(blockable):
+        blockers = hand_mask(s, g, tgt) & s.prog.blocks[act][:, : s.num_cards] & blockable[:, None]
+        can = blockers.any(axis=1)
+        if np.count_nonzero(can):
+            ask(s, g[can], K["block"], tgt[can], M["OPP_BLOCK"], cards=blockers[can], cols=(A.NO,))
+    if np.count_nonzero((~can)):
+        effect(s, f.sub(~can) if np.count_nonzero(can) else f, tgt[~can])
 
 
 def h_opp_block(s, g):
     no = s.action[g] == A.NO
-    if no.any():
+    if np.count_nonzero(no):
         f = Frame(s, g[no])
         effect(s, f, s.f_tgt[f.g, f.d].astype(np.intp))
-    if (~no).any():
+    if np.count_nonzero((~no)):
         h_opp_next(s, g[~no])                          # blocked: no effect, no `then` (RR-A28)
 
 
 def effect(s, f: Frame, tgt):
-    """The effect of the op on target ``tgt`` (not blocked); seen set into the child slot."""
+    """The effect of the op on target ``tgt`` (not blocked); its seen set goes to the child slot."""
     g = f.g
     s.f_done[g, f.d] = True
-    child = f.d + 1
-    s.f_seen[g, child] = -1
+    s.f_seen[g, f.d + 1] = -1
     act = f.col(P_ACT)
+    if (act == act[0]).all():
+        EFFECT[int(act[0])](s, f, tgt)
+        return
+    for a in np.unique(act):
+        m = act == a
+        EFFECT[int(a)](s, f.sub(m), tgt[m])
+
+
+def effect_take(s, f: Frame, tgt):
+    """steal / banish_from_hand: Au Toma's bottom card (RR-V33), a pick, or a choice."""
+    g = f.g
     is_auto = tgt == s.automa[g]
+    if np.count_nonzero(is_auto):
+        take_card(s, f.sub(is_auto), automa_bottom(s, g[is_auto]))
+    if is_auto.all():
+        return
+    f, tgt = f.sub(~is_auto), tgt[~is_auto]
+    g = f.g
     cand = hand_mask(s, g, tgt) & filt(s, f)
-    # steal / banish_from_hand
-    take = (act == A_STEAL) | (act == A_BANISH)
     sel = f.col(P_SELN)
-    auto_take = take & is_auto
-    if auto_take.any():
-        take_card(s, f.sub(auto_take), automa_bottom(s, g[auto_take]))
-    rand = take & ~is_auto & (sel == S_RANDOM)
-    if rand.any():
+    rand = sel == S_RANDOM
+    if np.count_nonzero(rand):
         take_card(s, f.sub(rand), pick(s, g[rand], cand[rand]))
-    owner = (take | (act == A_REVEAL_CHOICE)) & ~is_auto & (sel == S_OWNER)
-    owner |= (act == A_REVEAL_CHOICE) & ~is_auto
-    actor_ch = take & ~is_auto & (sel == S_ACTOR)
-    if owner.any():
+    owner = sel == S_OWNER
+    if np.count_nonzero(owner):
         ask(s, g[owner], K["target_card"], tgt[owner], M["OPP_CARD"], cards=cand[owner])
-    if actor_ch.any():
-        ask(s, g[actor_ch], K["target_card"], f.actor[actor_ch], M["OPP_CARD"], cards=cand[actor_ch])
-    # reveals (Au Toma: the card then goes on top of her hand, RR-V34)
-    rr = act == A_REVEAL_RANDOM
+    actor = sel == S_ACTOR
+    if np.count_nonzero(actor):
+        ask(s, g[actor], K["target_card"], f.actor[actor], M["OPP_CARD"], cards=cand[actor])
+
+
+def effect_reveal(s, f: Frame, tgt):
+    """reveal_random (a pick) / reveal_choice (the target chooses; Au Toma: her bottom card).
+    A card revealed by Au Toma goes back on top of her hand (RR-V34)."""
+    g = f.g
+    is_auto = tgt == s.automa[g]
+    choice = f.col(P_ACT) == A_REVEAL_CHOICE
+    ask_ = choice & ~is_auto
+    cand = hand_mask(s, g, tgt) & filt(s, f)
+    if np.count_nonzero(ask_):
+        ask(s, g[ask_], K["target_card"], tgt[ask_], M["OPP_CARD"], cards=cand[ask_])
+    now = ~ask_
+    if not np.count_nonzero(now):
+        return
+    g, tgt, is_auto, choice, cand = g[now], tgt[now], is_auto[now], choice[now], cand[now]
     c = np.full(len(g), -1, dtype=np.intp)
-    if rr.any():
+    rr = ~choice
+    if np.count_nonzero(rr):
         c[rr] = pick(s, g[rr], cand[rr])
-    rc = (act == A_REVEAL_CHOICE) & is_auto
-    if rc.any():
-        c[rc] = automa_bottom(s, g[rc])
-    rev = rr | rc
-    if rev.any():
-        s.f_seen[g[rev], child[rev], 0] = c[rev]
-        back = rev & is_auto
-        if back.any():
-            gb = g[back]
-            remove_card(s, gb, c[back])
-            to_hand(s, gb, tgt[back], c[back])
-    lose = act == A_LOSE
-    if lose.any():
-        res, amt = f.col(P_RES)[lose], f.col(P_AMT)[lose]
-        add(s, g[lose], tgt[lose], dh=-np.where(res == HELIUM, amt, 0), df=-np.where(res == FLEET, amt, 0),
-            di=-np.where(res == INFLUENCE, amt, 0))
-    free = act == A_GAIN_FREE
-    auto_free = free & is_auto
-    if auto_free.any():
-        automa.free_gain(s, g[auto_free], f.col(P_RES)[auto_free], f.col(P_AMT)[auto_free])
-    ask_free = free & ~is_auto
-    if ask_free.any():
-        ask(s, g[ask_free], K["accept"], tgt[ask_free], M["OPP_ACCEPT"], cols=(A.YES, A.NO))
-    look = act == A_LOOK
-    if look.any():
-        look_cards(s, f.sub(look), tgt[look])
-    now = rev | lose | auto_free | look
-    if now.any():
-        h_opp_then(s, g[now])
+    if np.count_nonzero(choice):
+        c[choice] = automa_bottom(s, g[choice])
+    s.f_seen[g, s.depth[g].astype(np.intp) + 1, 0] = c
+    if np.count_nonzero(is_auto):
+        ga = g[is_auto]
+        remove_card(s, ga, c[is_auto])
+        to_hand(s, ga, tgt[is_auto], c[is_auto])
+    h_opp_then(s, g)
+
+
+def effect_lose(s, f: Frame, tgt):
+    res, amt = f.col(P_RES), f.col(P_AMT)
+    add(s, f.g, tgt, -UNIT[res] * amt[:, None])
+    h_opp_then(s, f.g)
+
+
+def effect_gain_free(s, f: Frame, tgt):
+    """Au Toma always accepts (RR-V35); a player is asked (``accept``)."""
+    g = f.g
+    is_auto = tgt == s.automa[g]
+    if np.count_nonzero(is_auto):
+        ga = g[is_auto]
+        automa.free_gain(s, ga, f.col(P_RES)[is_auto], f.col(P_AMT)[is_auto])
+        h_opp_then(s, ga)
+    if np.count_nonzero((~is_auto)):
+        ask(s, g[~is_auto], K["accept"], tgt[~is_auto], M["OPP_ACCEPT"], cols=(A.YES, A.NO))
+
+
+def effect_look(s, f: Frame, tgt):
+    look_cards(s, f, tgt)
+    h_opp_then(s, f.g)
+
+
+EFFECT = {A_STEAL: effect_take, A_BANISH: effect_take, A_REVEAL_RANDOM: effect_reveal,
+          A_REVEAL_CHOICE: effect_reveal, A_LOSE: effect_lose, A_GAIN_FREE: effect_gain_free,
+          A_LOOK: effect_look}
 
 
 def take_card(s, f: Frame, c):
@@ -797,9 +833,9 @@ def take_card(s, f: Frame, c):
     g = f.g
     remove_card(s, g, c)
     steal = f.col(P_ACT) == A_STEAL
-    if steal.any():
+    if np.count_nonzero(steal):
         to_hand(s, g[steal], f.actor[steal], c[steal])
-    if (~steal).any():
+    if np.count_nonzero((~steal)):
         banish(s, g[~steal], c[~steal])
     s.f_seen[g, f.d + 1] = -1
     s.f_seen[g, f.d + 1, 0] = c
@@ -813,15 +849,15 @@ def look_cards(s, f: Frame, tgt):
     kk = s.f_seen.shape[2]
     seen = np.full((len(g), kk), -1, dtype=np.int16)
     is_auto = tgt == s.automa[g]
-    if is_auto.any():
+    if np.count_nonzero(is_auto):
         ga = g[is_auto]
         cards = automa.hand_top(s, ga, count[is_auto])
         seen[is_auto] = cards
         shuffle = f.col(P_SHUF)[is_auto] == 1
-        if shuffle.any():
+        if np.count_nonzero(shuffle):
             reorder_automa_top(s, ga[shuffle], cards[shuffle])
     players = ~is_auto
-    if players.any():
+    if np.count_nonzero(players):
         gp = g[players]
         hand = hand_mask(s, gp, tgt[players])
         n_hand = hand.sum(axis=1)
@@ -829,7 +865,7 @@ def look_cards(s, f: Frame, tgt):
         chosen = hand & (n_hand <= cnt)[:, None]
         for i in range(int(cnt.max())):
             draw = (n_hand > cnt) & (i < cnt)
-            if not draw.any():
+            if not np.count_nonzero(draw):
                 break
             rows = np.flatnonzero(draw)
             c = pick(s, gp[rows], hand[rows] & ~chosen[rows])
@@ -873,12 +909,12 @@ def h_opp_card(s, g):
     f = Frame(s, g)
     c = s.action[g].astype(np.intp) - A.CARD0
     reveal = f.col(P_ACT) == A_REVEAL_CHOICE
-    if reveal.any():
+    if np.count_nonzero(reveal):
         gr = g[reveal]
         s.f_seen[gr, f.d[reveal] + 1] = -1
         s.f_seen[gr, f.d[reveal] + 1, 0] = c[reveal]
         h_opp_then(s, gr)
-    if (~reveal).any():
+    if np.count_nonzero((~reveal)):
         take_card(s, f.sub(~reveal), c[~reveal])
 
 
@@ -889,18 +925,17 @@ def h_opp_accept(s, g):
     yes = s.action[g] == A.YES
     res, amt = f.col(P_RES), f.col(P_AMT)
     plain = yes & (res <= INFLUENCE)
-    if plain.any():
-        add(s, g[plain], tgt[plain], dh=np.where(res[plain] == HELIUM, amt[plain], 0),
-            df=np.where(res[plain] == FLEET, amt[plain], 0), di=np.where(res[plain] == INFLUENCE, amt[plain], 0))
+    if np.count_nonzero(plain):
+        add(s, g[plain], tgt[plain], UNIT[res[plain]] * amt[plain][:, None])
     now = ~yes | plain
-    if now.any():
+    if np.count_nonzero(now):
         h_opp_then(s, g[now])
     sov = yes & (res == SOVEREIGN)
-    if sov.any():
+    if np.count_nonzero(sov):
         s.mop[g[sov]] = M["OPP_THEN"]
         receive_sovereign(s, g[sov], tgt[sov])
     die = yes & (res == DIE)
-    if die.any():
+    if np.count_nonzero(die):
         gd = g[die]
         s.mop[gd] = M["OPP_THEN"]
         s.f_seen[gd, f.d[die] + 1] = -1
@@ -913,9 +948,9 @@ def h_opp_then(s, g):
     pc = f.col(P_THEN)
     has = pc >= 0
     free = f.col(P_ACT) == A_GAIN_FREE
-    if (~has).any():
+    if np.count_nonzero((~has)):
         h_opp_next(s, g[~has])
-    if has.any():
+    if np.count_nonzero(has):
         fh = f.sub(has)
         seen = s.f_seen[fh.g, fh.d + 1]
         seen[free[has]] = -1
@@ -939,9 +974,9 @@ def h_rv_card(s, g):
     c = s.action[g].astype(np.int16) - A.CARD0
     pc = f.col(P_THEN)
     has = pc >= 0
-    if (~has).any():
+    if np.count_nonzero((~has)):
         advance(s, g[~has], f.d[~has], True)
-    if has.any():
+    if np.count_nonzero(has):
         fh = f.sub(has)
         seen = np.full((len(fh.g), s.f_seen.shape[2]), -1, dtype=np.int16)
         seen[:, 0] = c[has]
@@ -972,7 +1007,7 @@ def condition(s, f: Frame):
             v = np.where(res == SOVEREIGN, (s.sovereign[fs.g] == fs.actor) | (amt <= 0),
                          have(s, fs.g, fs.actor, res) >= amt)
         else:
-            v = s.f_prev[fs.g, fs.d]
+            v = s.f_prev[fs.g, fs.d] != 0
         val[m] = v
     return val
 
@@ -987,9 +1022,9 @@ def begin_if(s, f: Frame):
     s.f_done[g, f.d] = val
     pc = np.where(val, f.col(P_THEN), f.col(P_ELSE))
     has = pc >= 0
-    if (~has).any():
+    if np.count_nonzero((~has)):
         advance(s, g[~has], f.d[~has], val[~has])
-    if has.any():
+    if np.count_nonzero(has):
         fh = f.sub(has)
         s.mop[fh.g] = M["ADV_REG"]
         push(s, fh.g, pc[has], fh.actor, fh.this, fh.card, s.f_chain[fh.g, fh.d], s.f_seen[fh.g, fh.d])
@@ -997,7 +1032,7 @@ def begin_if(s, f: Frame):
 
 def enter_end_turn(s, g):
     f = Frame(s, g)
-    possible = (f.col(P_WHEN) == 0) | s.f_prev[g, f.d]
+    possible = (f.col(P_WHEN) == 0) | (s.f_prev[g, f.d] != 0)
     gate(s, f, possible, begin_end_turn)
 
 

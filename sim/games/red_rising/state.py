@@ -8,7 +8,8 @@ Layout (B games, P seats in turn order, C cards, D frame depth, K seen-set size)
   (the only ordered hand, RR-V8). ``top`` int16[B, 6] is the top card of each pile (-1 empty),
   ``under`` int16[B, C] the card just below (-1 at the bottom, and for cards in no pile), and
   ``size`` int16[B, 6] the pile's card count. Players' hands are sets (``hand_n`` counts them).
-* Resources ``helium``/``fleet``/``cubes`` int16[B, P] with per-seat caps ``cap`` [B, P, 3]
+* Resources ``res`` int16[B, P, 3] (helium, fleet, cubes on The Institute; the properties
+  ``helium``/``fleet``/``cubes`` are views) with per-seat caps ``cap`` [B, P, 3]
   (Au Toma: 10/10/10, RR-V28; players: unlimited helium, last fleet space, 10 cubes);
   ``sovereign`` int8[B] is the holder (-1 beside the board).
 * Turn: ``player``, ``turns``, ``rounds``, ``deployed`` bool[B, 4] (RR-R63), ``skip_gain``
@@ -18,11 +19,12 @@ Layout (B games, P seats in turn order, C cards, D frame depth, K seen-set size)
 * Randomness: keys per purpose and per-game counters (``die_c``, ``pick_c``, ``auto_shuffles``).
 * The pending decision: ``kind``, ``decider``, ``legal`` bool[B, A], ``waiting``; the answer
   lands in ``action``. ``mop`` is the micro-op each game runs next (engine.py).
-* The interpreter: a stack of frames per game (``depth``; registers ``f_*`` [B, D]): return
-  micro-op, program counter, actor, ``this`` location, card, ``prev_done``, a loop counter,
-  the current opponent target and the remaining targets (bitmask of seat offsets), a done
-  flag, "inside a chained deploy", a selected card, and the seen set (``f_seen`` [B, D, K],
-  card ids, -1 = empty slot). Depth 0 is the turn flow itself.
+* The interpreter: a stack of frames per game (``depth``; ``frame`` int32[B, D, 12] holds the
+  registers, also readable as the views ``f_ret``, ``f_pc``, ... [B, D]): return micro-op,
+  program counter, actor, ``this`` location, card, ``prev_done``, a loop counter, the current
+  opponent target and the remaining targets (bitmask of seat offsets), a done flag, "inside a
+  chained deploy", a selected card; and the seen set (``f_seen`` [B, D, K], card ids, -1 =
+  empty slot). Depth 0 is the turn flow itself.
 """
 from __future__ import annotations
 
@@ -53,6 +55,9 @@ NONE = -1
 UNKNOWN = -1                        # observation code of a card the observer cannot see
 CUBES = 10                          # influence cubes per house (RR-S9)
 DEPTH = 16                          # frames per game
+# frame registers (columns of State.frame)
+(R_RET, R_PC, R_ACTOR, R_THIS, R_CARD, R_PREV, R_CNT, R_TGT, R_TMASK, R_DONE, R_CHAIN, R_SRC) = range(12)
+NREG = 12
 END_REASONS = ("", "two_thresholds", "all_thresholds", "stalemate", "round_limit")
 R_TWO, R_ALL, R_STALEMATE, R_ROUND_LIMIT = 1, 2, 3, 4
 
@@ -74,9 +79,7 @@ class State:
     top: np.ndarray
     size: np.ndarray
     hand_n: np.ndarray
-    helium: np.ndarray
-    fleet: np.ndarray
-    cubes: np.ndarray
+    res: np.ndarray
     cap: np.ndarray
     sovereign: np.ndarray
     house: np.ndarray
@@ -120,22 +123,34 @@ class State:
     action: np.ndarray
     mop: np.ndarray
     depth: np.ndarray
-    f_ret: np.ndarray
-    f_pc: np.ndarray
-    f_actor: np.ndarray
-    f_this: np.ndarray
-    f_card: np.ndarray
-    f_prev: np.ndarray
-    f_cnt: np.ndarray
-    f_tgt: np.ndarray
-    f_tmask: np.ndarray
-    f_done: np.ndarray
-    f_chain: np.ndarray
-    f_src: np.ndarray
+    frame: np.ndarray
     f_seen: np.ndarray
-    result: np.ndarray
-    rank: np.ndarray
-    win_share: np.ndarray
+
+    @property
+    def helium(self) -> np.ndarray:
+        return self.res[:, :, 0]
+
+    @property
+    def fleet(self) -> np.ndarray:
+        return self.res[:, :, 1]
+
+    @property
+    def cubes(self) -> np.ndarray:
+        return self.res[:, :, 2]
+
+    # the registers of every frame, as views of ``frame`` [B, D] (0/1 for the flags)
+    f_ret = property(lambda self: self.frame[:, :, R_RET])
+    f_pc = property(lambda self: self.frame[:, :, R_PC])
+    f_actor = property(lambda self: self.frame[:, :, R_ACTOR])
+    f_this = property(lambda self: self.frame[:, :, R_THIS])
+    f_card = property(lambda self: self.frame[:, :, R_CARD])
+    f_prev = property(lambda self: self.frame[:, :, R_PREV])
+    f_cnt = property(lambda self: self.frame[:, :, R_CNT])
+    f_tgt = property(lambda self: self.frame[:, :, R_TGT])
+    f_tmask = property(lambda self: self.frame[:, :, R_TMASK])
+    f_done = property(lambda self: self.frame[:, :, R_DONE])
+    f_chain = property(lambda self: self.frame[:, :, R_CHAIN])
+    f_src = property(lambda self: self.frame[:, :, R_SRC])
 
     @property
     def batch(self) -> int:
@@ -143,7 +158,7 @@ class State:
 
     @property
     def seats(self) -> int:
-        return self.helium.shape[1]
+        return self.res.shape[1]
 
     @property
     def num_cards(self) -> int:
@@ -167,8 +182,7 @@ def empty_state(prog, config, content, seed, game_ids, seats, num_actions, autom
         game_id=np.asarray(game_ids, dtype=np.int64).copy(),
         where=full((b, c), zones.OUT, np.int8), under=full((b, c), -1, np.int16),
         top=full((b, 6), -1, np.int16), size=full((b, 6), 0, np.int16), hand_n=full((b, p), 0, np.int16),
-        helium=full((b, p), 0, np.int16), fleet=full((b, p), 0, np.int16), cubes=full((b, p), 0, np.int16),
-        cap=full((b, p, 3), 0, np.int16), sovereign=full(b, -1, np.int8),
+        res=full((b, p, 3), 0, np.int16), cap=full((b, p, 3), 0, np.int16), sovereign=full(b, -1, np.int8),
         house=full((b, p), -1, np.int8), slot=full((b, p), 0, np.int8), automa=full(b, -1, np.int8),
         prio=full((b, 4), -1, np.int8), letter_loc=full((b, 4), -1, np.int8),
         luna_bonus=full(b, -1, np.int8), parity=full(b, 0, np.int8),
@@ -185,12 +199,7 @@ def empty_state(prog, config, content, seed, game_ids, seats, num_actions, autom
         end_player=full(b, 0, np.int8), end_pending=full((b, c), False, bool), banish_left=full(b, 0, np.int8),
         kind=full(b, 0, np.int8), decider=full(b, -1, np.int8), legal=full((b, num_actions), False, bool),
         waiting=full(b, False, bool), action=full(b, 0, np.int16), mop=full(b, 0, np.int16),
-        depth=full(b, 0, np.int8), f_ret=full((b, d), 0, np.int16), f_pc=full((b, d), 0, np.int32),
-        f_actor=full((b, d), 0, np.int8), f_this=full((b, d), -1, np.int8), f_card=full((b, d), -1, np.int16),
-        f_prev=full((b, d), False, bool), f_cnt=full((b, d), 0, np.int16), f_tgt=full((b, d), -1, np.int8),
-        f_tmask=full((b, d), 0, np.int16), f_done=full((b, d), False, bool), f_chain=full((b, d), False, bool),
-        f_src=full((b, d), -1, np.int16), f_seen=full((b, d, k), -1, np.int16),
-        result=full((b, 8, p), 0, np.int32), rank=full((b, p), 0, np.int8), win_share=full((b, p), 0.0, np.float64),
+        depth=full(b, 0, np.int8), frame=full((b, d, NREG), -1, np.int32), f_seen=full((b, d, k), -1, np.int16),
     )
 
 
@@ -225,7 +234,7 @@ def push_bottom(s: State, g, pile, c):
     """Put card ``c`` (in no pile) at the bottom of ``pile``."""
     pile = np.broadcast_to(np.asarray(pile), np.shape(g))
     empty = s.size[g, pile] == 0
-    if empty.any():
+    if np.count_nonzero(empty):
         push_top(s, g[empty], pile[empty], c[empty])
     g, pile, c = g[~empty], pile[~empty], c[~empty]
     if g.size == 0:
@@ -251,7 +260,7 @@ def unlink(s: State, g, c):
     if is_top.all():
         pop_top(s, g, pile, )
         return
-    if is_top.any():
+    if np.count_nonzero(is_top):
         pop_top(s, g[is_top], pile[is_top])
     g, pile, c = g[~is_top], pile[~is_top], c[~is_top]
     pred = np.argmax(s.under[g] == c[:, None], axis=1)
@@ -280,10 +289,10 @@ def remove_card(s: State, g, c):
     """Take card ``c`` from wherever it is (pile, a hand, banished); it is then in no zone."""
     w = s.where[g, c]
     in_pile = (w <= zones.DECK) | (w == zones.HAND0 + s.automa[g])
-    if in_pile.any():
+    if np.count_nonzero(in_pile):
         unlink(s, g[in_pile], c[in_pile])
-    hand = ~in_pile & (w >= zones.HAND0)
-    if hand.any():
+    hand = w >= zones.HAND0
+    if np.count_nonzero(hand):
         s.hand_n[g[hand], w[hand] - zones.HAND0] -= 1
     s.changed[g] = True
 
@@ -291,7 +300,7 @@ def remove_card(s: State, g, c):
 def to_hand(s: State, g, p, c):
     """Card ``c`` (in no zone) into the hand of seat ``p`` (Au Toma: on top, RR-V34)."""
     auto = p == s.automa[g]
-    if auto.any():
+    if np.count_nonzero(auto):
         push_top(s, g[auto], PILE_AUTOMA, c[auto])
     s.where[g, c] = zones.HAND0 + p
     s.hand_n[g, p] += 1
@@ -329,32 +338,35 @@ def automa_bottom(s: State, g):
 
 # ---- resources and the end trigger -----------------------------------------------------------
 
-def add(s: State, g, p, dh=0, df=0, di=0):
-    """Change helium/fleet/cubes of seat ``p`` by the signed amounts, within [0, cap].
+UNIT = np.eye(5, 3, dtype=np.int16)             # resource code (program.RES) -> delta row
+LOC_UNIT = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0], [0, 0, 1]], dtype=np.int16)   # J M L I bonus
+FACE_UNIT = np.zeros((7, 3), dtype=np.int16)     # die faces 4, 5, 6: helium, fleet, cube
+FACE_UNIT[4, 0] = FACE_UNIT[5, 1] = FACE_UNIT[6, 2] = 1
+
+
+def add(s: State, g, p, delta):
+    """Change seat ``p``'s (helium, fleet, cubes) by ``delta`` [n, 3], within [0, cap].
 
     Gains stop at the cap (RR-R17, RR-R20, RR-V28); losses stop at 0 (cubes go back to the
-    supply, RR-A34). Every change is followed by the end-trigger check (RR-A15).
+    supply, RR-A34). A gain is followed by the end-trigger check (RR-A15).
     """
-    cap = s.cap[g, p]
-    h0, f0, i0 = s.helium[g, p], s.fleet[g, p], s.cubes[g, p]
-    h = np.clip(h0 + dh, 0, cap[:, 0])
-    f = np.clip(f0 + df, 0, cap[:, 1])
-    i = np.clip(i0 + di, 0, cap[:, 2])
-    s.helium[g, p], s.fleet[g, p], s.cubes[g, p] = h, f, i
-    s.changed[g] |= (h != h0) | (f != f0) | (i != i0)
-    check_trigger(s, g)
+    old = s.res[g, p]
+    new = np.clip(old + delta, 0, s.cap[g, p])
+    s.res[g, p] = new
+    s.changed[g] |= (new != old).any(axis=1)
+    up = (new > old).any(axis=1)                  # only a gain can meet a threshold
+    if np.count_nonzero(up):
+        check_trigger(s, g[up])
 
 
 def room(s: State, g, p, res):
     """How many units of resource ``res`` (0 helium, 1 fleet, 2 influence) seat ``p`` can gain."""
-    have = np.stack([s.helium[g, p], s.fleet[g, p], s.cubes[g, p]], axis=1)
     r = np.minimum(res, 2)
-    return s.cap[g, p, r] - have[np.arange(len(g)), r]
+    return s.cap[g, p, r] - s.res[g, p, r]
 
 
 def have(s: State, g, p, res):
-    have_ = np.stack([s.helium[g, p], s.fleet[g, p], s.cubes[g, p]], axis=1)
-    return have_[np.arange(len(g)), np.minimum(res, 2)]
+    return s.res[g, p, np.minimum(res, 2)]
 
 
 def check_trigger(s: State, g):
@@ -362,15 +374,14 @@ def check_trigger(s: State, g):
     g = g[~s.triggered[g]]
     if g.size == 0:
         return
-    t = s.config.threshold
-    met = np.stack([s.helium[g] >= t, s.cubes[g] >= t, s.fleet[g] >= t], axis=2)   # [n, P, 3]
+    met = s.res[g] >= s.config.threshold                              # [n, P, 3]
     if s.config.threshold_mode == "ever_reached":
         s.reached[g] |= met
         met = s.reached[g]
     two = (met.sum(axis=2) >= 2).any(axis=1)
     every = met.any(axis=1).all(axis=1)
     hit = two | every
-    if hit.any():
+    if np.count_nonzero(hit):
         gh = g[hit]
         s.triggered[gh] = True
         s.end_reason[gh] = np.where(two[hit], R_TWO, R_ALL)
@@ -386,7 +397,7 @@ def receive_sovereign(s: State, g, p):
     h = s.house[g, p]
     pc = s.prog.house_pc[h]                       # h = -1 (Au Toma) hits the sentinel -1
     has = pc >= 0
-    if has.any():
+    if np.count_nonzero(has):
         gh = g[has]
         push(s, gh, pc[has], p[has] if np.ndim(p) else p, -1, -1, False)
 
@@ -426,16 +437,18 @@ def push(s: State, g, pc, actor, this, card, chain, seen=None):
     ``seen``: int16[n, K] seen set of the new frame (default: empty).
     """
     d = s.depth[g].astype(np.int64) + 1
-    if (d >= DEPTH).any():
+    if np.count_nonzero((d >= DEPTH)):
         raise RuntimeError("Red Rising engine: op nesting deeper than DEPTH frames")
     s.depth[g] = d
-    s.f_ret[g, d] = s.mop[g]
-    s.f_pc[g, d] = pc
-    s.f_actor[g, d] = actor
-    s.f_this[g, d] = this
-    s.f_card[g, d] = card
-    s.f_chain[g, d] = chain
-    s.f_prev[g, d] = False
+    regs = np.full((len(g), NREG), -1, dtype=np.int32)
+    regs[:, R_RET] = s.mop[g]
+    regs[:, R_PC] = pc
+    regs[:, R_ACTOR] = actor
+    regs[:, R_THIS] = this
+    regs[:, R_CARD] = card
+    regs[:, R_CHAIN] = chain
+    regs[:, [R_PREV, R_CNT, R_TMASK, R_DONE]] = 0
+    s.frame[g, d] = regs
     s.f_seen[g, d] = -1 if seen is None else seen
     s.mop[g] = ENTER0 + s.prog.op[pc]
 

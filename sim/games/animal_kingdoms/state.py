@@ -1,0 +1,146 @@
+"""The engine's state: numpy arrays with the batch axis first (B games, P seats, K kingdoms).
+
+Layout (N cards, H hand slots, S column slots; ``SENT = N`` is "no card"):
+
+* Cards: ``hand`` int16[B, P, H] sorted ascending, empty slots ``SENT`` at the end; the deck
+  ``deck`` int16[B, N] holds its cards at positions ``dtop .. dend-1`` (top first); ``disc``
+  bool[B, N] the discard pile; ``col`` int16[B, K, S] the columns with lengths ``clen``;
+  ``bonus`` the robot's face-up bonus cards, ``rcards`` its revealed battle cards.
+* Board: ``ordm`` int8[B, K, P] ordinary markers, ``cap`` int8[B, K] capital owner (-1),
+  ``council`` int8[B, K, P], ``supply`` int16[B, P]; decrees ``decree`` [B, K] (indices into
+  the content) from ``dorder``; first-place tiles ``fp`` [B, K, T] (sorted) with ``fpn`` the
+  index of the leftmost remaining one; first-retreat tiles ``rt`` [B, R] (tile ``a`` goes to
+  Age ``a``'s first retreater, ``rt_owner`` [B, 3]).
+* Score: track parts ``pf``/``ps``/``pt``/``pr`` (first, second, third places, rallies),
+  modifiers ``mods`` [B, P] and the supply ``msup``.
+* Flow: ``phase`` (codes below), ``dec`` the decider, ``age``, ``cur``, ``age_start``,
+  ``active``, the rally-ban flags, turn counters, capital claim times (``cap_turn`` in the
+  age, ``first_cap`` in the game; ``BIG`` = none), the solo targets ``human_last`` /
+  ``robot_last``; scoring index ``sj``; battle ``part`` / ``lost`` / ``bfirst`` / ``bch``
+  (chosen card) / ``bmod`` (modifier choice, -1 undecided); council index ``ck``.
+
+The per-game, per-seat and per-kingdom numbers are packed into a few arrays (see ``PACKS``)
+with a named view for each, because the runner copies the state once per array for every
+strategy slot at every step. ``step`` updates a state in place and returns it;
+``sim.core.game.take`` makes copies.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.games.animal_kingdoms.tables import Tables
+
+# decisions
+TURN, BCARD, BMOD, COUNCIL = 0, 1, 2, 3
+# automatic phases (never seen at a decision)
+BEGIN, NEXT, SCORE, BROUND, REVEAL, RESOLVE, BEND, SREVEAL, SRESOLVE, AGE_END, CSEEK, NEWAGE = range(4, 16)
+DONE = 16
+PHASE_NAMES = ("turn", "battle_card", "battle_mods", "council", "begin", "next", "score", "battle_round",
+               "reveal", "resolve", "battle_end", "solo_reveal", "solo_resolve", "age_end", "council_seek",
+               "new_age", "done")
+ORDINARY, IN_COUNCIL, CAPITAL = 0, 1, 2
+
+
+# Packed layout: few arrays make ``take`` (one copy per array) cheap; every name below is a
+# view into one of them, so handlers read and write ``s.phase[rows]`` as if it were its own array.
+GAME_INT = ("phase", "dec", "age", "cur", "age_start", "age_turns", "turns", "rounds", "last_rel",
+            "human_last", "robot_last", "dtop", "dend", "msup", "sj", "ck", "battles", "shuffles",
+            "start_slot", ("rt_owner", 3))
+GAME_BOOL = ("ret_age", "ret_ever", "cap_hit")
+SEAT_INT = ("cap_turn", "first_cap", "supply", "pf", "ps", "pt", "pr", "mods", "bch", "bmod", "st_claims",
+            "st_rallies", "st_capitals", "st_first_retreats", "st_battles_won", "st_battles_lost", "st_council")
+SEAT_BOOL = ("active", "part", "lost", "bfirst")
+KINGDOM_INT = ("cap", "clen", "decree", "fpn")
+KINGDOM_SEAT = ("ordm", "council")
+PACKS = {"gi": GAME_INT, "gb": GAME_BOOL, "si": SEAT_INT, "sb": SEAT_BOOL, "ki": KINGDOM_INT, "kp": KINGDOM_SEAT}
+
+
+@dataclass
+class State:
+    t: Tables
+    gid: np.ndarray            # int64[B] game index
+    deck_key: np.ndarray       # uint64[B] key of the "deck" stream
+    gi: np.ndarray             # int32[B, .] GAME_INT
+    gb: np.ndarray             # bool[B, .] GAME_BOOL
+    si: np.ndarray             # int32[B, P, .] SEAT_INT
+    sb: np.ndarray             # bool[B, P, .] SEAT_BOOL
+    ki: np.ndarray             # int32[B, K, .] KINGDOM_INT
+    kp: np.ndarray             # int8[B, K, P, .] KINGDOM_SEAT
+    hand: np.ndarray           # int16[B, P, H]
+    deck: np.ndarray           # int16[B, N]
+    disc: np.ndarray           # bool[B, N]
+    col: np.ndarray            # int16[B, K, S]
+    extra: np.ndarray          # int16[B, BN + RC]: robot bonus cards, then revealed battle cards
+    fp: np.ndarray             # int16[B, K, T]
+    rt: np.ndarray             # int16[B, R]
+    dorder: np.ndarray         # int16[B, D]
+
+    @property
+    def batch(self) -> int:
+        return len(self.gid)
+
+    @property
+    def bonus(self):
+        return self.extra[:, :self.t.BN]
+
+    @property
+    def rcards(self):
+        return self.extra[:, self.t.BN:]
+
+
+def _install_views():
+    for pack, names in PACKS.items():
+        i = 0
+        for entry in names:
+            name, width = (entry, None) if isinstance(entry, str) else entry
+            if width is None:
+                view = (lambda p, j: property(lambda self: getattr(self, p)[..., j]))(pack, i)
+                i += 1
+            else:
+                view = (lambda p, a, b: property(lambda self: getattr(self, p)[..., a:b]))(pack, i, i + width)
+                i += width
+            setattr(State, name, view)
+
+
+_install_views()
+
+
+def _width(names) -> int:
+    return sum(1 if isinstance(e, str) else e[1] for e in names)
+
+
+def empty_state(t: Tables, B: int) -> State:
+    """A batch of B blank games (zeros, sentinels, full supplies): ``ages.init`` fills it."""
+    P, K, N, H = t.P, t.K, t.N, t.H
+    s = State(t=t, gid=np.zeros(B, dtype=np.int64), deck_key=np.zeros(B, dtype=np.uint64),
+              gi=np.zeros((B, _width(GAME_INT)), dtype=np.int32), gb=np.zeros((B, _width(GAME_BOOL)), dtype=bool),
+              si=np.zeros((B, P, _width(SEAT_INT)), dtype=np.int32),
+              sb=np.zeros((B, P, _width(SEAT_BOOL)), dtype=bool),
+              ki=np.zeros((B, K, _width(KINGDOM_INT)), dtype=np.int32),
+              kp=np.zeros((B, K, P, _width(KINGDOM_SEAT)), dtype=np.int8),
+              hand=np.full((B, P, H), N, dtype=np.int16), deck=np.full((B, N), N, dtype=np.int16),
+              disc=np.zeros((B, N), dtype=bool), col=np.full((B, K, t.S), N, dtype=np.int16),
+              extra=np.full((B, t.BN + t.RC), N, dtype=np.int16), fp=np.zeros((B, K, t.T), dtype=np.int16),
+              rt=np.zeros((B, t.R), dtype=np.int16), dorder=np.zeros((B, t.D), dtype=np.int16))
+    s.phase[:] = BEGIN
+    s.dec[:] = -1
+    s.last_rel[:] = -1
+    s.human_last[:] = -1
+    s.robot_last[:] = -1
+    s.rt_owner[:] = -1
+    s.msup[:] = t.M
+    s.active[:] = True
+    s.cap_turn[:] = 1 << 30
+    s.first_cap[:] = 1 << 30
+    s.supply[:] = t.markers[None, :]
+    s.bch[:] = N
+    s.cap[:] = -1
+    return s
+
+
+def copy_state(s: State) -> State:
+    return dataclasses.replace(s, **{f.name: getattr(s, f.name).copy() for f in dataclasses.fields(s)
+                                     if isinstance(getattr(s, f.name), np.ndarray)})

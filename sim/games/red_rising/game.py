@@ -1,0 +1,317 @@
+"""Red Rising as a ``sim.core.game.Game``: the object ``GAME`` the registry finds.
+
+Rules and decision model: ../shared/specs/red_rising.md and docs/red_rising_model.md. The
+engine lives in engine.py (loop and turn), ops.py (card and house abilities), automa.py,
+endgame.py and deal.py; this module adds the contract around it: outcome, what a player may
+observe, states sampled from an observation (for lookahead strategies), a heuristic position
+value and log lines.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.core import rng
+from sim.games.red_rising import actions as A
+from sim.games.red_rising import content as content_mod
+from sim.games.red_rising import deal, engine, log, zones
+from sim.games.red_rising.config import Config
+from sim.games.red_rising.endgame import RESULT_KEYS, final_scores
+from sim.games.red_rising.scoring import score_final
+from sim.games.red_rising.state import END_REASONS, PILE_AUTOMA, PILE_DECK, UNKNOWN, State
+
+# position_value weights (keys and defaults); value = sum of weight * feature
+DEFAULT_WEIGHTS = {
+    "score": 1.0,          # the player's score if the game ended now (score_final, no end abilities)
+    "margin": 0.0,         # that score minus the best other seat's
+    "helium": 0.0,         # helium tokens
+    "fleet": 0.0,          # fleet space
+    "cubes": 0.0,          # cubes on The Institute
+    "sovereign": 0.0,      # 1 if holding the Sovereign token
+    "thresholds": 0.0,     # number of the three end thresholds the player meets (RR-E1)
+    "progress": 0.0,       # sum over thresholds of min(holding / threshold, 1)
+    "hand_over": 0.0,      # cards in hand above the hand limit (RR-E16); use a negative weight
+    "hand": 0.0,           # cards in hand
+}
+
+
+class Observation:
+    """What each game's given player may know (RR-R70, RR-A31).
+
+    Attribute access goes to a *scrubbed* copy of the state (``.state``), built on first use:
+    cards in other hands, in the deck and in Au Toma's hand read ``where == UNKNOWN`` (unless
+    revealed to this player in the current decision), their pile links are cut, the deck and
+    Au Toma's deck order, the random keys, other players' seen sets and pending choices are
+    erased. ``player`` is each game's observing player. Public: location stacks in order
+    (``top``/``under``/``size``), the banished pile, the flipped card, resources, Sovereign,
+    deployed flags, whose turn, decision kind, hand and deck counts, Au Toma's discards.
+    """
+
+    def __init__(self, state: State, players):
+        self.player = np.asarray(players, dtype=np.int64)
+        self._raw = state
+        self._view = None
+
+    @property
+    def state(self) -> State:
+        if self._view is None:
+            self._view = scrub(self._raw, self.player)
+            self._raw = None
+        return self._view
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.state, name)
+
+    @property
+    def hand_sizes(self):
+        return self.state.hand_n
+
+    @property
+    def deck_size(self):
+        return self.state.size[:, PILE_DECK]
+
+    def stacks(self):
+        """int16[B, 4, C]: each location's cards, top first (-1 padding)."""
+        s = self.state
+        b, c = s.where.shape
+        out = np.full((b, 4, c), -1, dtype=np.int16)
+        rows = np.arange(b)
+        for x in range(4):
+            card = s.top[:, x].astype(np.int64)
+            for i in range(int(s.size[:, x].max(initial=0))):
+                out[:, x, i] = card
+                card = np.where(card >= 0, s.under[rows, np.maximum(card, 0)], -1)
+        return out
+
+
+def visible(s: State, players):
+    """bool[B, C]: cards whose place the given player may know now."""
+    w = s.where
+    rows = np.arange(len(players))
+    public = (w <= zones.INSTITUTE) | (w == zones.BANISHED) | (w == zones.OUT)
+    own = (w == zones.HAND0 + players[:, None]) & (players != s.automa)[:, None]
+    flipped = np.zeros_like(public)
+    f = s.flipped >= 0
+    flipped[rows[f], s.flipped[f]] = True
+    vis = public | own | flipped
+    # cards shown to this player in the current decision: its legal card choices, the seen
+    # set of the frame it acts in
+    decider = s.decider == players
+    vis |= s.legal[:, A.CARD0:] & decider[:, None]
+    d = s.depth.astype(np.intp)
+    mine = (s.f_actor[rows, d] == players) & (d > 0)
+    seen = s.f_seen[rows, d]                                   # [B, K]
+    for k in range(seen.shape[1]):
+        ok = mine & (seen[:, k] >= 0)
+        vis[rows[ok], seen[ok, k]] = True
+    return vis
+
+
+def scrub(s: State, players) -> State:
+    """A copy of ``s`` in which everything the players may not know is erased (canonical)."""
+    o = s.copy()
+    players = np.asarray(players, dtype=np.int64)
+    vis = visible(s, players)
+    hidden = ~vis
+    o.where[hidden] = UNKNOWN
+    in_pile_hidden = hidden | (s.where == zones.DECK) | (s.where == zones.HAND0 + s.automa[:, None])
+    o.under[in_pile_hidden] = -1
+    o.top[:, PILE_DECK] = np.where(s.flipped >= 0, s.flipped, -1)
+    o.top[:, PILE_AUTOMA] = -1
+    o.key_die[:] = 0
+    o.key_pick[:] = 0
+    o.key_automa[:] = 0
+    if s.auto_order.shape[1]:
+        pos = np.arange(s.auto_order.shape[1])[None, :]
+        public = (pos >= 4) & (pos < s.auto_pos[:, None])     # her discard pile (RR-V21)
+        o.auto_order[~public] = -1
+    other = s.decider != players
+    o.legal[other] = False
+    o.action[:] = 0
+    mine_turn = s.player == players
+    o.pend[~mine_turn] = -1
+    o.end_pending[~(s.end_player == players)] = False
+    o.end_pending &= vis
+    frames = (s.f_actor != players[:, None]) | (np.arange(s.f_actor.shape[1])[None, :] > s.depth[:, None])
+    o.f_seen[frames] = -1                         # other players' and finished frames' seen cards
+    o.f_src[frames] = -1
+    o.traded &= np.concatenate([vis, np.ones((len(players), 1), bool)], axis=1)
+    return o
+
+
+class RedRising:
+    name = "red_rising"
+    Config = Config
+
+    # ---- content ------------------------------------------------------------------------------
+    def load_content(self, config, source: str = "<config>"):
+        return content_mod.load_content(config, source)
+
+    def content_hash(self, content) -> str:
+        return content_mod.content_hash(content)
+
+    def num_actions(self, content) -> int:
+        return A.num_actions(len(content.cards))
+
+    def action_names(self, content) -> list[str]:
+        return A.action_names([c.id for c in content.cards])
+
+    def seats(self, config) -> int:
+        return config.seats
+
+    # ---- play ---------------------------------------------------------------------------------
+    def init(self, config, content, game_ids, seed) -> State:
+        return deal.init(config, content, game_ids, seed)
+
+    def legal_actions(self, state: State) -> np.ndarray:
+        return state.legal
+
+    def decider(self, state: State) -> np.ndarray:
+        return np.where(state.done, -1, state.decider).astype(np.int64)
+
+    def kind(self, state: State) -> np.ndarray:
+        return np.where(state.done, 0, state.kind).astype(np.int64)
+
+    def step(self, state: State, actions) -> State:
+        """Updates ``state`` in place and returns it (``sim.core.game.take`` copies a state)."""
+        return engine.step(state, actions)
+
+    def done(self, state: State) -> np.ndarray:
+        return state.done.copy()
+
+    def slot_of(self, state: State) -> np.ndarray:
+        return state.slot.astype(np.int64)
+
+    # ---- results ------------------------------------------------------------------------------
+    def outcome(self, state: State) -> dict:
+        s = state
+        b, p = s.batch, s.seats
+        seat = np.arange(p)[None, :]
+        is_automa = seat == s.automa[:, None]
+        house_names = np.asarray([h.name for h in s.content.houses] + ["Au Toma"])
+        faction = house_names[np.where(is_automa, len(s.content.houses), s.house)]
+        hand = s.hand_n.astype(np.int16)
+        hand = np.where(is_automa, np.minimum(hand, s.content.automa_hand_limit), hand)   # RR-V41
+        scores = final_scores(s)
+        per_seat = {k: scores[k] for k in RESULT_KEYS}
+        per_seat.update(
+            rank=scores["rank"], win_share=scores["win_share"], faction=faction, is_automa=is_automa,
+            slot=s.slot.astype(np.int8), rr_hand_size=hand.astype(np.int16),
+            rr_helium=s.helium.astype(np.int16), rr_fleet=s.fleet.astype(np.int16),
+            rr_cubes=s.cubes.astype(np.int16), rr_sovereign=seat == s.sovereign[:, None])
+        per_game = {"turns": s.turns.astype(np.int32), "rounds": s.rounds.astype(np.int16),
+                    "end_reason": np.asarray(END_REASONS, dtype=object)[s.end_reason].astype(str),
+                    "rr_deck_empty": s.size[:, PILE_DECK] == 0}
+        assert per_seat["score"].shape == (b, p)
+        return {"per_seat": per_seat, "per_game": per_game}
+
+    # ---- information --------------------------------------------------------------------------
+    def observe(self, state: State, players) -> Observation:
+        return Observation(state, players)
+
+    def sample_state(self, obs: Observation, keys) -> State:
+        return sample_state(obs, keys)
+
+    def position_value(self, state: State, players, weights=None) -> np.ndarray:
+        return position_value(state, players, weights)
+
+    def describe(self, before, after, action: int) -> list[str]:
+        return log.describe(before, after, action)
+
+
+def sample_state(obs: Observation, keys) -> State:
+    """A full state consistent with ``obs``: hidden cards dealt at random (uint64 ``keys``).
+
+    Unknown cards are shuffled (draws keyed by ``keys``) and dealt to the hidden places in the
+    order deck (below a flipped card), then each hand with hidden cards in seat order. Au Toma's
+    hand order and her deck's hidden part are shuffled too; the random streams get fresh keys,
+    so simulated dice and draws are not the real future ones.
+    """
+    s = obs.state.copy()
+    keys = np.asarray(keys, dtype=np.uint64)
+    b, c = s.where.shape
+    rows = np.arange(b)
+    unknown = s.where == UNKNOWN
+    order = np.argsort(np.where(unknown, rng.uniform(keys[:, None], np.arange(c)[None, :]), 2.0),
+                       axis=1, kind="stable")                              # unknown cards first
+    known_hand = np.stack([(s.where == zones.HAND0 + q).sum(axis=1) for q in range(s.seats)], axis=1)
+    need_hand = s.hand_n - known_hand
+    deck_known = (s.flipped >= 0).astype(np.int64)
+    need_deck = s.size[:, PILE_DECK] - deck_known
+    pos = np.zeros(b, dtype=np.int64)
+    # the deck: a flipped card stays on top, the hidden cards below it in the shuffled order
+    prev = np.where(s.flipped >= 0, s.flipped, -1).astype(np.int64)
+    s.top[:, PILE_DECK] = prev
+    for i in range(int(need_deck.max(initial=0))):
+        g = rows[need_deck > i]
+        card = order[g, pos[g]]
+        pos[g] += 1
+        s.where[g, card] = zones.DECK
+        link = prev[g] >= 0
+        s.under[g[link], prev[g[link]]] = card[link]
+        s.top[g[~link], PILE_DECK] = card[~link]
+        prev[g] = card
+    for q in range(s.seats):
+        for i in range(int(need_hand[:, q].max(initial=0))):
+            g = rows[need_hand[:, q] > i]
+            card = order[g, pos[g]]
+            pos[g] += 1
+            s.where[g, card] = zones.HAND0 + q
+    # Au Toma's hand: all her cards in a random order
+    solo = np.flatnonzero(s.automa >= 0)
+    if solo.size:
+        gs = solo
+        mine = s.where[gs] == (zones.HAND0 + s.automa[gs])[:, None]
+        u = np.where(mine, rng.uniform(keys[gs, None], c + np.arange(c)[None, :]), 2.0)
+        hand_order = np.argsort(u, axis=1, kind="stable")
+        s.top[gs, PILE_AUTOMA] = -1
+        s.under[gs[:, None], np.arange(c)[None, :]] = np.where(mine, -1, s.under[gs])
+        for i in range(int(mine.sum(axis=1).max(initial=0))):
+            ok = mine.sum(axis=1) > i
+            g, card = gs[ok], hand_order[ok, i]
+            s.under[g, card] = s.top[g, PILE_AUTOMA]
+            s.top[g, PILE_AUTOMA] = card
+        # her Au Toma deck: hidden positions refilled with the missing cards in random order
+        na = s.auto_order.shape[1]
+        for j, g in enumerate(gs):
+            row = s.auto_order[g]
+            missing = np.setdiff1d(np.arange(na), row[row >= 0])
+            perm = np.argsort(rng.uniform(keys[g:g + 1, None], 2 * c + np.arange(len(missing))[None, :])[0])
+            row[row < 0] = missing[perm]
+        del j
+    s.key_die[:] = rng.stream_keys(0, keys, "die")
+    s.key_pick[:] = rng.stream_keys(0, keys, "pick")
+    s.key_automa[:] = rng.stream_keys(0, keys, "automa")
+    return s
+
+
+def position_value(state: State, players, weights=None) -> np.ndarray:
+    """Heuristic value of the position for each game's given player (see ``DEFAULT_WEIGHTS``)."""
+    w = dict(DEFAULT_WEIGHTS)
+    for k, v in (weights or {}).items():
+        if k not in w:
+            raise KeyError(f"unknown position_value weight {k!r}; expected one of {', '.join(w)}")
+        w[k] = float(v)
+    s = state
+    players = np.asarray(players, dtype=np.int64)
+    rows = np.arange(s.batch)
+    out = score_final(s.content, s.config, s.where, s.helium, s.fleet, s.cubes, s.sovereign, s.automa, s.parity)
+    score = out["score"].astype(np.float64)
+    own = score[rows, players]
+    others = np.where(np.arange(s.seats)[None, :] == players[:, None], -np.inf, score)
+    value = w["score"] * own
+    if w["margin"]:
+        value += w["margin"] * (own - others.max(axis=1))
+    t = s.config.threshold
+    h, f, c = (a[rows, players].astype(np.float64) for a in (s.helium, s.fleet, s.cubes))
+    value += w["helium"] * h + w["fleet"] * f + w["cubes"] * c
+    value += w["sovereign"] * (s.sovereign == players)
+    value += w["thresholds"] * ((h >= t).astype(float) + (f >= t) + (c >= t))
+    value += w["progress"] * (np.minimum(h / t, 1) + np.minimum(f / t, 1) + np.minimum(c / t, 1))
+    hand = s.hand_n[rows, players].astype(np.float64)
+    value += w["hand_over"] * np.maximum(hand - s.config.hand_limit, 0) + w["hand"] * hand
+    return value
+
+
+GAME = RedRising()

@@ -1,0 +1,117 @@
+"""The report / compare / summary commands end to end (synthetic results and the toy game)."""
+import textwrap
+
+from analyses.synthetic import Variant, with_effect, write_results
+from sim.core.cli import main
+
+TOY = textwrap.dedent("""
+    [experiment]
+    name = "{name}"
+    game = "tests.toy_game"
+    games = {games}
+    seed = 11
+    chunk = 250
+
+    [config]
+    players = 3
+    target = 25
+
+    [[seats]]
+    strategy = "random"
+    [[seats]]
+    strategy = "random"
+    [[seats]]
+    strategy = "random"
+    """)
+
+
+def _toy(tmp_path, name, extra, games=600):
+    path = tmp_path / f"{name}.toml"
+    path.write_text(TOY.format(name=name, games=games) + textwrap.dedent(extra))
+    return path
+
+
+def test_summary_prints_the_verdict_and_tables(tmp_path, capsys):
+    root = write_results(tmp_path, "demo", {"base": Variant(factions={"a": 1.5, "b": 1.0, "c": 1.0})}, games=2000)
+    assert main(["summary", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "Out of balance: a" in out and "WIN RATE BY FACTION" in out and "Holm" in out
+    assert "games needed to detect a 1 pp edge" in out and "SEAT ADVANTAGE" in out
+
+
+def test_report_writes_pdf_and_pngs(tmp_path, capsys):
+    root = write_results(tmp_path / "res", "demo", {"base": Variant()}, games=500)
+    assert main(["report", str(root), "--report-dir", str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / "demo.pdf").is_file()
+    assert (tmp_path / "out" / "demo" / "win_rate_by_faction.png").is_file()
+    assert "report:" in capsys.readouterr().out
+
+
+def test_compare_two_results_folders_prints_table_and_writes_report(tmp_path, capsys):
+    base = Variant(reshuffle=0.4)
+    root = write_results(tmp_path / "res", "cmp", {"a": base, "b": with_effect(Variant(reshuffle=0.4, noise_key=1),
+                                                                              "red", 1.5)}, games=2000)
+    assert main(["compare", f"{root}:a", f"{root}:b", "--report-dir", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "paired: same seed" in out and "Holm correction across the 3 faction values" in out
+    red = next(line for line in out.splitlines() if line.startswith("red"))
+    assert red.rstrip().endswith("McNemar exact") and " *" in red
+    assert (tmp_path / "out" / "compare_cmp-a_vs_cmp-b.pdf").is_file()
+
+
+def test_compare_two_variants_of_an_experiment_file_plays_them_paired(tmp_path, capsys):
+    exp = _toy(tmp_path, "toy_var", """
+        [variants.base]
+        [variants.short]
+        target = 15
+        """, games=500)
+    args = ["compare", f"{exp}:base", f"{exp}:short", "--results", str(tmp_path / "results"),
+            "--report-dir", str(tmp_path / "out")]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "paired: same seed 11 and game indices 0..499" in out and "by seat" in out
+    assert (tmp_path / "results" / "toy_var" / "short").is_dir()
+    rounds = next(line for line in out.splitlines() if line.startswith("rounds"))
+    assert "-" in rounds.split()[4]                      # shorter target, shorter games
+
+
+def test_compare_sequential_stops_early_on_the_toy_game(tmp_path, capsys):
+    exp = _toy(tmp_path, "toy_seq", """
+        [variants.base]
+        [variants.same]
+        bonus_points = 0
+        """, games=20000)
+    args = ["compare", f"{exp}:base", f"{exp}:same", "--results", str(tmp_path / "results"), "--sequential",
+            "--round-games", "500", "--delta1", "5", "--no-report"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "sequential test (SPRT, two-sided" in out and "stopped: all decided" in out
+    assert "no difference" in out and "budget 20,000" in out
+    played = sum(1 for _ in (tmp_path / "results" / "toy_seq" / "base").glob("shard-*.parquet"))
+    assert 1 <= played <= 8                                # rounds, not the whole budget
+
+
+def test_compare_sequential_with_elo_bounds_on_results(tmp_path, capsys):
+    base = Variant(reshuffle=0.4)
+    root = write_results(tmp_path / "res", "cmp", {"a": base, "b": with_effect(Variant(reshuffle=0.4, noise_key=1),
+                                                                              "red", 1.6)}, games=6000)
+    args = ["compare", f"{root}:a", f"{root}:b", "--sequential", "--elo1", "40", "--round-games", "500",
+            "--target", "red", "--no-report"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Elo 0 / 40 at fair share 33.3%" in out and "red" in out and "higher" in out
+
+
+def test_report_of_a_sweep_experiment_file(tmp_path, capsys):
+    exp = _toy(tmp_path, "toy_sweep", """
+        [sweep]
+        target = [10, 20, 40]
+        """, games=300)
+    assert main(["run", str(exp), "--out", str(tmp_path / "results"), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(exp), "--out", str(tmp_path / "results"), "--report-dir", str(tmp_path / "out"),
+                 "--details", "none"]) == 0
+    pngs = {p.stem for p in (tmp_path / "out" / "toy_sweep").glob("*.png")}
+    assert {"summary", "sweep_win_rate", "sweep_rounds", "sweep_first_player_win_rate"} <= pngs
+    assert main(["summary", f"{exp}:target=20", "--results", str(tmp_path / "results")]) == 0
+    assert "variant target=20" in capsys.readouterr().out

@@ -1,0 +1,181 @@
+"""Variant comparison: references, Holm statement, false-positive rate and power by simulation."""
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.proportion import confint_proportions_2indep, proportions_ztest
+
+from analyses.compare import Side, compare, format_comparison
+from analyses.intervals import newcombe_paired
+from analyses.synthetic import MemoryResults, Variant, games_table, with_effect
+from sim.core.errors import InputError
+
+THREE = {"red": 1.0, "blue": 1.0, "green": 1.0}
+
+
+def _pair(va, vb, games, seed=1, seed_b=None):
+    r = MemoryResults({"a": games_table(va, games, seed=seed, variant="a"),
+                       "b": games_table(vb, games, seed=seed if seed_b is None else seed_b, variant="b")})
+    return Side(r, "a"), Side(r, "b")
+
+
+def test_paired_wins_and_scores_equal_statsmodels_and_scipy():
+    a, b = _pair(Variant(factions=THREE, reshuffle=0.5), with_effect(Variant(factions=THREE, reshuffle=0.5,
+                                                                               noise_key=1), "red", 1.3), 800)
+    c = compare(a, b, "faction", score_test="t")
+    assert c.paired
+    da, db = a.lf.collect(), b.lf.collect()
+    for row in c.wins.iter_rows(named=True):
+        wa = da.filter(pl.col("faction") == row["faction"]).sort("game")["win_share"].to_numpy()
+        wb = db.filter(pl.col("faction") == row["faction"]).sort("game")["win_share"].to_numpy()
+        both, only_a = np.sum((wa == 1) & (wb == 1)), np.sum((wa == 1) & (wb == 0))
+        only_b, neither = np.sum((wa == 0) & (wb == 1)), np.sum((wa == 0) & (wb == 0))
+        ref = mcnemar(np.array([[both, only_a], [only_b, neither]]), exact=True)
+        assert row["p"] == pytest.approx(ref.pvalue, rel=1e-9)
+        lo, hi = newcombe_paired(both, only_b, only_a, neither)
+        assert (row["lo"], row["hi"]) == pytest.approx((lo, hi))
+        assert row["diff"] == pytest.approx(wb.mean() - wa.mean())
+    for row in c.scores.iter_rows(named=True):
+        sa = da.filter(pl.col("faction") == row["faction"]).sort("game")["score"].to_numpy().astype(float)
+        sb = db.filter(pl.col("faction") == row["faction"]).sort("game")["score"].to_numpy().astype(float)
+        ref = stats.ttest_rel(sb, sa)
+        assert row["p"] == pytest.approx(ref.pvalue, rel=1e-8)
+        ci = ref.confidence_interval(0.95)
+        assert (row["lo"], row["hi"]) == pytest.approx((ci.low, ci.high), rel=1e-8)
+        assert row["effect"] == pytest.approx((sb - sa).mean() / (sb - sa).std(ddof=1))
+    w = compare(a, b, "faction", score_test="wilcoxon")
+    for row in w.scores.iter_rows(named=True):
+        sa = da.filter(pl.col("faction") == row["faction"]).sort("game")["score"].to_numpy().astype(float)
+        sb = db.filter(pl.col("faction") == row["faction"]).sort("game")["score"].to_numpy().astype(float)
+        assert row["p"] == pytest.approx(stats.wilcoxon(sb - sa, zero_method="wilcox").pvalue, rel=1e-8)
+
+
+def test_paired_shared_wins_use_paired_t_on_the_share_difference():
+    a, b = _pair(Variant(factions=THREE, reshuffle=0.5, shared_win_rate=0.1),
+                 Variant(factions=THREE, reshuffle=0.5, shared_win_rate=0.1, noise_key=1), 600)
+    c = compare(a, b, "faction")
+    da, db = a.lf.collect(), b.lf.collect()
+    for row in c.wins.iter_rows(named=True):
+        wa = da.filter(pl.col("faction") == row["faction"]).sort("game")["win_share"].to_numpy()
+        wb = db.filter(pl.col("faction") == row["faction"]).sort("game")["win_share"].to_numpy()
+        assert row["test"].startswith("paired t")
+        assert row["p"] == pytest.approx(stats.ttest_rel(wb, wa).pvalue, rel=1e-8)
+
+
+def test_unpaired_equals_statsmodels_and_scipy():
+    a, b = _pair(Variant(factions=THREE), with_effect(Variant(factions=THREE), "red", 1.2), 900, seed=1, seed_b=2)
+    c = compare(a, b, "faction")
+    assert not c.paired and "different seeds" in c.pairing
+    da, db = a.lf.collect(), b.lf.collect()
+    for row in c.wins.iter_rows(named=True):
+        xa = da.filter(pl.col("faction") == row["faction"])["win_share"]
+        xb = db.filter(pl.col("faction") == row["faction"])["win_share"]
+        z, p = proportions_ztest([xb.sum(), xa.sum()], [len(xb), len(xa)])
+        assert row["p"] == pytest.approx(p, rel=1e-9)
+        ci = confint_proportions_2indep(xb.sum(), len(xb), xa.sum(), len(xa), method="newcomb")
+        assert (row["lo"], row["hi"]) == pytest.approx(ci)
+    for row in c.scores.iter_rows(named=True):
+        sa = da.filter(pl.col("faction") == row["faction"])["score"].to_numpy().astype(float)
+        sb = db.filter(pl.col("faction") == row["faction"])["score"].to_numpy().astype(float)
+        ref = stats.ttest_ind(sb, sa, equal_var=False)
+        ci = ref.confidence_interval(0.95)
+        assert row["p"] == pytest.approx(ref.pvalue, rel=1e-8)
+        assert (row["lo"], row["hi"]) == pytest.approx((ci.low, ci.high), rel=1e-8)
+    m = compare(a, b, "faction", score_test="wilcoxon")
+    row = m.scores.row(0, named=True)
+    sa = da.filter(pl.col("faction") == row["faction"])["score"].to_numpy()
+    sb = db.filter(pl.col("faction") == row["faction"])["score"].to_numpy()
+    assert row["p"] == pytest.approx(stats.mannwhitneyu(sb, sa).pvalue)
+
+
+def test_output_states_pairing_methods_and_holm():
+    a, b = _pair(Variant(factions=THREE, reshuffle=0.3), Variant(factions=THREE, reshuffle=0.3, noise_key=1), 300)
+    text = format_comparison(compare(a, b, "faction"))
+    assert "paired: same seed 1" in text
+    assert "Holm correction across the 3 faction values compared" in text
+    assert "McNemar" in text and "B - A" in text
+    u = format_comparison(compare(a, b, "faction", paired=False))
+    assert "unpaired" in u and "two-proportion z" in u
+
+
+def test_incomparable_sides_raise_input_error():
+    a, b = _pair(Variant(factions=THREE, players=(3,)), Variant(factions={**THREE, "x": 1.0}, players=(2,)), 50)
+    with pytest.raises(InputError, match="different player counts"):
+        compare(a, b, "faction")
+    a = Side(MemoryResults({"a": games_table(Variant(factions=THREE), 50, variant="a")}), "a")
+    b = Side(MemoryResults({"b": games_table(Variant(factions=THREE, game_name="other"), 50, variant="b")}), "b")
+    with pytest.raises(InputError, match="different games"):
+        compare(a, b, "faction")
+    a, b = _pair(Variant(factions=THREE), Variant(factions=THREE), 50, seed=1, seed_b=2)
+    with pytest.raises(InputError, match="cannot pair"):
+        compare(a, b, "faction", paired=True)
+
+
+# ---- Monte Carlo: error rates -------------------------------------------------------------------
+
+def _mcnemar_rejection_probability(n, b, c, alpha=0.05):
+    """Exact probability that McNemar's exact test rejects, for per-game discordance rates b and c."""
+    total = 0.0
+    for d in range(1, n + 1):
+        pd = stats.binom.pmf(d, n, b + c)
+        if pd < 1e-14:
+            continue
+        k = np.arange(d + 1)
+        pvals = np.minimum(1, 2 * stats.binom.cdf(np.minimum(k, d - k), d, 0.5))
+        total += pd * stats.binom.pmf(k, d, c / (b + c))[pvals < alpha].sum()
+    return total
+
+
+def test_paired_false_positive_rate_is_at_the_nominal_level():
+    reps, n, r = 500, 600, 0.5
+    win_rej = score_rej = fwer = 0
+    for rep in range(reps):
+        a, b = _pair(Variant(factions=THREE, reshuffle=r), Variant(factions=THREE, reshuffle=r, noise_key=1), n,
+                     seed=10_000 + rep)
+        c = compare(a, b, "faction")
+        win_rej += int((c.wins["p"] < 0.05).sum())
+        score_rej += int((c.scores["p"] < 0.05).sum())
+        fwer += bool(c.wins["significant"].any())
+    tests = 3 * reps
+    # exact size of McNemar's exact test here: discordant rates b = c = r * 1/3 * 2/3
+    size = _mcnemar_rejection_probability(n, r * 2 / 9, r * 2 / 9)
+    se = np.sqrt(size * (1 - size) / tests)
+    assert size <= 0.05
+    assert abs(win_rej / tests - size) < 3.5 * se, (win_rej / tests, size)
+    se_t = np.sqrt(0.05 * 0.95 / tests)
+    assert abs(score_rej / tests - 0.05) < 3.5 * se_t + 0.005, score_rej / tests
+    assert fwer / reps < 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps)   # Holm keeps the family-wise rate
+
+
+def test_unpaired_false_positive_rate_is_at_the_nominal_level():
+    reps, n = 400, 500
+    rej = 0
+    for rep in range(reps):
+        a, b = _pair(Variant(factions=THREE), Variant(factions=THREE), n, seed=20_000 + rep, seed_b=30_000 + rep)
+        rej += int((compare(a, b, "faction").wins["p"] < 0.05).sum())
+    rate, se = rej / (3 * reps), np.sqrt(0.05 * 0.95 / (3 * reps))
+    assert abs(rate - 0.05) < 3.5 * se + 0.005, rate
+
+
+def test_injected_effect_is_detected_with_the_expected_power():
+    """Red 1.25x as strong in B (win rate 1/3 -> 0.385): McNemar's power computed exactly."""
+    reps, n, r, w = 400, 600, 0.5, 1.25
+    p_b = w / (w + 2)
+    hits = 0
+    diffs = []
+    for rep in range(reps):
+        base = Variant(factions=THREE, reshuffle=r)
+        a, b = _pair(base, with_effect(Variant(factions=THREE, reshuffle=r, noise_key=1), "red", w), n,
+                     seed=40_000 + rep)
+        row = compare(a, b, "faction").wins.filter(pl.col("faction") == "red").row(0, named=True)
+        hits += row["p"] < 0.05
+        diffs.append(row["diff"])
+    # discordance: common-noise games only move red up; re-drawn games are independent
+    only_a = r * (1 / 3) * (1 - p_b)
+    only_b = (1 - r) * (p_b - 1 / 3) + r * (2 / 3) * p_b
+    power = _mcnemar_rejection_probability(n, only_a, only_b)
+    se = np.sqrt(power * (1 - power) / reps)
+    assert 0.4 < power < 0.9
+    assert abs(hits / reps - power) < 3.5 * se, (hits / reps, power)
+    assert np.mean(diffs) == pytest.approx(p_b - 1 / 3, abs=4 * np.std(diffs) / np.sqrt(reps))

@@ -1,0 +1,44 @@
+"""Sweep tables: one row per point, metric and group, with the swept values parsed back."""
+import numpy as np
+import polars as pl
+import pytest
+from statsmodels.stats.proportion import proportion_confint
+
+from analyses.load import open_results
+from analyses.sweep import sweep_table
+from analyses.synthetic import Variant, with_effect, write_results
+
+BASE = Variant(factions={"red": 1.0, "blue": 1.0, "green": 1.0})
+
+
+def test_sweep_curve_follows_the_injected_strength(tmp_path):
+    vs = {f"power={x}": with_effect(BASE, "red", x) for x in (0.5, 1.0, 2.0)}
+    res = open_results(write_results(tmp_path, "sw", vs, games=1500))
+    t = sweep_table(res, "faction")
+    red = t.filter((pl.col("metric") == "win rate") & (pl.col("group") == "red")).sort("power")
+    assert red["power"].to_list() == [0.5, 1.0, 2.0]
+    truth = [x / (x + 2) for x in (0.5, 1.0, 2.0)]
+    assert np.all(np.diff(red["estimate"].to_numpy()) > 0)
+    for row, p in zip(red.iter_rows(named=True), truth):
+        assert row["lo"] - 0.02 < p < row["hi"] + 0.02
+        assert row["reference"] == pytest.approx(1 / 3) and row["games"] == 1500
+    df = res.scan("power=2.0").filter(pl.col("faction") == "red").collect()
+    row = red.filter(pl.col("power") == 2.0).row(0, named=True)
+    assert (row["lo"], row["hi"]) == pytest.approx(proportion_confint(df["win_share"].sum(), df.height,
+                                                                      method="wilson"))
+    metrics = set(t["metric"])
+    assert metrics == {"win rate", "first player win rate", "score", "rounds", "turns", "shared wins", "balance"}
+    bal = t.filter(pl.col("metric") == "balance").sort("power")["estimate"].to_numpy()
+    assert bal[1] > bal[0] and bal[1] > bal[2]
+
+
+def test_two_parameter_grid_and_plain_variants(tmp_path):
+    vs = {f"a={a},b={b}": BASE for a in (1, 2) for b in ("x", "y")}
+    res = open_results(write_results(tmp_path, "grid", vs, games=50))
+    t = sweep_table(res, "seat")
+    assert {"a", "b"} <= set(t.columns)
+    assert t.filter(pl.col("metric") == "rounds").height == 4
+    assert t.schema["a"] == pl.Int64 and t.schema["b"] == pl.String
+    plain = open_results(write_results(tmp_path, "plain", {"base": BASE, "other": BASE}, games=50))
+    assert plain.sweep == {}
+    assert set(sweep_table(plain, "faction")["variant"]) == {"base", "other"}

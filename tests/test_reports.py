@@ -1,0 +1,80 @@
+"""Reports: every figure written as PNG and as a PDF page, labelled with what it shows."""
+import re
+
+import matplotlib.image as mpimg
+
+from analyses import metrics
+from analyses.compare import Side, compare
+from analyses.load import open_results
+from analyses.synthetic import SyntheticSource, Variant, with_effect, write_results
+from analyses.sequential import run_sequential
+from reports import figures as F
+from reports.report import compare_report, experiment_report, safe_name
+
+RICH = Variant(factions={"Mars": 1.3, "Venus": 1.0, "Earth": 0.9, "Luna": 1.0}, players=(3,),
+               seat_weights=(1.1, 1.0, 0.95), strategies=("greedy", "random", "rush"),
+               strategy_weights={"greedy": 1.2}, shared_win_rate=0.03)
+
+
+def _pages(pdf):
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes()))
+
+
+def test_single_variant_report_has_summary_first_and_all_figures(tmp_path):
+    res = open_results(write_results(tmp_path / "res", "demo", {"base": RICH}, games=3000))
+    files = experiment_report(res, tmp_path / "out")
+    names = [p.stem for p in files.pngs]
+    assert files.pdf == tmp_path / "out" / "demo.pdf"
+    assert names[0] == "summary"
+    for expected in ("win_rate_by_faction", "seat_advantage", "faction_x_seat", "win_rate_by_strategy", "scores",
+                     "ratings", "game_length", "end_reasons"):
+        assert expected in names
+    assert all(p.parent == tmp_path / "out" / "demo" and p.stat().st_size > 10_000 for p in files.pngs)
+    assert _pages(files.pdf) == len(files.pngs)
+    h, w, _ = mpimg.imread(files.pngs[1]).shape
+    assert w >= 1200 and h >= 500                                       # legible size at 150 dpi
+
+
+def test_every_figure_names_experiment_games_hash_and_interval_method(tmp_path):
+    res = open_results(write_results(tmp_path / "res", "demo", {"base": RICH}, games=500))
+    m = metrics.compute(res, "base")
+    st = F.Stamp(m.experiment, m.variant, m.games, m.config_hash, "95% Wilson score intervals")
+    fig = F.win_rate_dots(m.summary.rates, "faction", st, 0.95)
+    texts = " ".join(t.get_text() for t in fig.texts)
+    assert "demo" in texts and "500 games" in texts and m.config_hash in texts and "Wilson" in texts
+
+
+def test_sweep_report_draws_curves_per_metric(tmp_path):
+    vs = {f"bonus={x}": with_effect(RICH, "Earth", x) for x in (0.8, 1.0, 1.2, 1.4)}
+    res = open_results(write_results(tmp_path / "res", "sweep", vs, games=800))
+    files = experiment_report(res, tmp_path / "out", details="none")
+    names = [p.stem for p in files.pngs]
+    assert names[0] == "summary"
+    for metric in ("win_rate", "first_player_win_rate", "score", "rounds", "shared_wins", "balance"):
+        assert f"sweep_{metric}" in names
+    assert not any("__" in n for n in names)                           # no per-variant details
+    two = open_results(write_results(tmp_path / "res", "two", {k: vs[k] for k in ("bonus=0.8", "bonus=1.2")},
+                                     games=300))
+    files = experiment_report(two, tmp_path / "out2", details="auto", with_ratings=False)
+    assert "win_rate_by_faction__bonus=1.2" in [p.stem for p in files.pngs]
+
+
+def test_compare_report_with_sequential_paths(tmp_path):
+    base = Variant(factions={"red": 1.0, "blue": 1.0, "green": 1.0}, reshuffle=0.4)
+    a = SyntheticSource(tmp_path / "res", "cmp", "a", base)
+    b = SyntheticSource(tmp_path / "res", "cmp", "b", with_effect(Variant(**{**base.__dict__, "noise_key": 1}),
+                                                                   "red", 1.4))
+    seq, _ = run_sequential(a, b, "faction", 0.05, 0.05, 0.0, 0.03, 300, 6000)
+    res = open_results(tmp_path / "res" / "cmp")
+    c = compare(Side(res, "a", seq.games), Side(res, "b", seq.games), "faction")
+    files = compare_report(c, seq, tmp_path / "out")
+    assert files.pdf.name == "compare_cmp-a_vs_cmp-b.pdf"
+    names = [p.stem for p in files.pngs]
+    assert names == ["summary", "win_rate_difference_by_faction", "win_rate_by_faction",
+                     "score_difference_by_faction", "sequential_test"]
+    assert _pages(files.pdf) == 5
+
+
+def test_safe_name():
+    assert safe_name("a/b c:d") == "a_b_c_d"
+    assert safe_name("power=1.5,x=2") == "power=1.5,x=2"
