@@ -40,13 +40,17 @@ class Stamp:
     def text(self) -> str:
         what = self.experiment + (f" : {self.variant}" if self.variant and self.variant != "base" else "")
         games = f"{self.games:,} games" if isinstance(self.games, int) else str(self.games)
-        return f"{what}  |  {games}  |  config {self.config_hash}  |  {self.intervals}"
+        parts = [what, games, f"config {self.config_hash}", self.intervals]
+        line = "  |  ".join(parts)
+        if len(line) > 150:                      # two lines rather than a cut-off footer
+            line = "  |  ".join(parts[:2]) + "\n" + "  |  ".join(parts[2:])
+        return line
 
 
 def _finish(fig, stamp: Stamp, title: str):
     fig.suptitle(title, fontsize=13, fontweight="bold", x=0.01, ha="left")
     fig.text(0.01, 0.012, stamp.text(), fontsize=8, color="0.3", ha="left", va="bottom")
-    fig.tight_layout(rect=(0, 0.04, 1, 0.95))
+    fig.tight_layout(rect=(0, 0.07 if "\n" in stamp.text() else 0.04, 1, 0.95))
     return fig
 
 

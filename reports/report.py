@@ -233,8 +233,7 @@ def compare_report(comparison, sequential=None, out_dir=OUT, text: str | None = 
     name = f"compare_{safe_name(c.a.label.replace(':', '-'))}_vs_{safe_name(c.b.label.replace(':', '-'))}"
     out_dir = Path(out_dir)
     w = _Writer(out_dir / f"{name}.pdf", out_dir / name)
-    method = ("paired: Newcombe square-and-add / t intervals" if c.paired
-              else "unpaired: Newcombe hybrid score / Welch intervals")
+    method = "paired intervals (Newcombe, t)" if c.paired else "unpaired intervals (Newcombe, Welch)"
     games = (f"{c.pairs:,} paired games" if c.paired else f"{c.games_a:,} + {c.games_b:,} games")
     st = F.Stamp(f"B = {c.b.label} vs A = {c.a.label}", None, games,
                  f"{c.a.info.config_hash} / {c.b.info.config_hash}", f"{int(round(c.level * 100))}% {method}")

@@ -454,11 +454,20 @@ def push(s: State, g, pc, actor, this, card, chain, seen=None):
 
 
 def advance(s: State, g, d, prev):
-    """The current op of the frame at depth ``d`` is finished: ``prev_done`` and the next op."""
-    pc = s.f_pc[g, d] + 1
-    s.f_pc[g, d] = pc
-    s.f_prev[g, d] = prev
-    s.mop[g] = ENTER0 + s.prog.op[pc]
+    """The current op of the frame at depth ``d`` is finished: ``prev_done`` and the next op.
+
+    A block that ends here is popped at once: the game continues at the frame's return.
+    """
+    pc = s.frame[g, d, R_PC] + 1
+    s.frame[g, d, R_PC] = pc
+    s.frame[g, d, R_PREV] = prev
+    op = s.prog.op[pc]
+    s.mop[g] = ENTER0 + op
+    end = op == 0
+    if np.count_nonzero(end):
+        ge, de = g[end], d[end]
+        s.mop[ge] = s.frame[ge, de, R_RET]
+        s.depth[ge] = de - 1
 
 
 # ---- random draws -------------------------------------------------------------------------------

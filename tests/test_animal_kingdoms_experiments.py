@@ -1,0 +1,63 @@
+"""The shipped Animal Kingdoms experiments load, run a few games through the real runner, and
+their results follow docs/results_schema.md; a game replays alone with a readable log."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from sim.core import results as res
+from sim.core.experiment import load_experiment
+from sim.core.runner import run_experiment
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted((ROOT / "experiments").glob("animal_kingdoms_*.toml"))
+COMPONENTS = ["score_first", "score_modifiers", "score_rally", "score_retreat", "score_second", "score_start",
+              "score_third"]
+
+
+def test_the_questions_are_covered():
+    names = {f.stem for f in FILES}
+    assert {f"animal_kingdoms_seats_{n}p" for n in (2, 3, 4, 5)} <= names       # seat advantage by player count
+    assert {"animal_kingdoms_strategies", "animal_kingdoms_peace", "animal_kingdoms_retreat_tile"} <= names
+    solo = [load_experiment(f) for f in FILES if f.stem.startswith("animal_kingdoms_solo_")]
+    assert {s.seats[0].strategy for s in solo} == {"ak_greedy", "ak_capital_hunter", "ak_spreader", "ak_early_retreat"}
+    assert all(list(s.variants) == [f"robot_level={lv}" for lv in ("easy", "medium", "normal", "hard", "extra_hard")]
+               for s in solo)
+    assert list(load_experiment(ROOT / "experiments/animal_kingdoms_peace.toml").variants) == ["battles", "peace"]
+    assert "first_retreat_shift" in load_experiment(ROOT / "experiments/animal_kingdoms_retreat_tile.toml").sweep
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_experiment_runs(path, tmp_path):
+    exp = load_experiment(path)
+    variants = list(exp.variants)[:2]
+    out = run_experiment(exp, tmp_path, games=6, chunk=6, variants=variants)
+    df = res.scan(out).collect()
+    assert df.height == 6 * len(variants) * exp.game_module().seats(exp.variants[variants[0]])
+    assert set(COMPONENTS) <= set(df.columns)
+    assert (df["score"] == df.select(pl.sum_horizontal(COMPONENTS))["score_first"]).all()
+    sums = df.group_by(["variant", "game"]).agg(pl.col("win_share").sum())["win_share"]
+    assert (sums.round(9) == 1).all()
+    assert set(df["end_reason"].unique()) <= {"three_ages", "turn_cap"}
+
+
+def test_paired_variants_share_the_deal():
+    """The peace and battle variants of a seed start from the same deal (common random numbers)."""
+    exp = load_experiment(ROOT / "experiments/animal_kingdoms_peace.toml")
+    game = exp.game_module()
+    import numpy as np
+    a = game.init(exp.variants["battles"], exp.content("battles"), np.arange(5), exp.seed)
+    b = game.init(exp.variants["peace"], exp.content("peace"), np.arange(5), exp.seed)
+    assert (a.hand == b.hand).all() and (a.decree == b.decree).all() and (a.fp == b.fp).all()
+
+
+def test_replay_prints_every_decision(tmp_path):
+    exp = ROOT / "experiments/animal_kingdoms_solo_greedy.toml"
+    out = subprocess.run([sys.executable, "-m", "sim", "replay", str(exp), "--game", "2"], capture_output=True,
+                         text=True, check=True).stdout
+    assert "Age I, turn 1: seat 0" in out and "robot plays" in out and "Age II begins" in out
+    assert "game over" in out and "end reason: three_ages" in out
