@@ -8,9 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import rng
-from sim.games.red_rising import zones
+from sim.games.red_rising.program import DIE, INFLUENCE, SOVEREIGN
 from sim.games.red_rising.state import (
-    FACE_UNIT, LOC_UNIT, PILE_DECK, UNIT, State, add, banish, pop_top, push_top, roll, to_hand,
+    FACE_UNIT, LOC_UNIT, PILE_AUTOMA, PILE_DECK, UNIT, State, add, banish, pile_cards, pop_top, push_top,
+    roll, to_hand,
 )
 
 JUPITER, MARS, LUNA, INSTITUTE = range(4)
@@ -148,7 +149,6 @@ def free_die(s: State, g):
         good = ok[todo, f]
         face[todo[good]] = f[good]
         todo = todo[~good]
-    rows = np.arange(len(g))
     # face 1: first non-empty location in priority order A..D; face 2: the A location
     f1 = face == 1
     if np.count_nonzero(f1):
@@ -168,12 +168,10 @@ def free_die(s: State, g):
     if np.count_nonzero(plain):
         gp, fp = g[plain], face[plain]
         add(s, gp, a[plain], FACE_UNIT[fp])
-    del rows
 
 
 def free_gain(s: State, g, res, amount):
     """A free gain offered by the player's ability: Au Toma always takes it (RR-V35, RR-A25)."""
-    from sim.games.red_rising.program import DIE, INFLUENCE, SOVEREIGN
     a = s.automa[g]
     plain = res <= INFLUENCE
     if np.count_nonzero(plain):
@@ -189,12 +187,8 @@ def free_gain(s: State, g, res, amount):
 
 def hand_top(s: State, g, count):
     """int16[n, K]: Au Toma's top cards (top first), ``count`` of them at most (RR-V47)."""
-    from sim.games.red_rising.state import PILE_AUTOMA, pile_cards
     k = s.f_seen.shape[2]
     cards = pile_cards(s, g, PILE_AUTOMA, k)
     cards[np.arange(k)[None, :] >= np.asarray(count)[:, None]] = -1
     return cards
 
-
-def zone_hand(s: State, g):
-    return zones.HAND0 + s.automa[g]

@@ -124,7 +124,7 @@ def h_ceres(s: State, g):
     if np.count_nonzero(ok):
         go = g[ok]
         ask(s, go, K["end_banish"], seat[ok], M["E_BANISH"], cards=hand_mask(s, go, seat[ok]))
-    if np.count_nonzero((~ok)):
+    if np.count_nonzero(~ok):
         h_score(s, g[~ok])
 
 

@@ -87,7 +87,7 @@ def h_deploc(s: State, g):
         gh = g[has]
         s.mop[gh] = M["T_GAIN_ASK"]
         push(s, gh, pc[has], p[has], x[has], c[has], False)
-    if np.count_nonzero((~has)):
+    if np.count_nonzero(~has):
         h_gain_ask(s, g[~has])
 
 
@@ -99,7 +99,7 @@ def h_gain_ask(s: State, g):
     if np.count_nonzero(ok):
         go = g[ok]
         ask(s, go, K["gain"], s.player[go], M["T_GAIN"], loc=loc[ok], cols=((A.DECK, deck[ok]),))
-    if np.count_nonzero((~ok)):
+    if np.count_nonzero(~ok):
         h_end(s, g[~ok])
 
 

@@ -15,19 +15,17 @@ from sim.games.red_rising import actions as A
 from sim.games.red_rising import automa, zones
 from sim.games.red_rising.program import (
     A_BANISH, A_GAIN_FREE, A_LOOK, A_LOSE, A_REVEAL_CHOICE, A_REVEAL_RANDOM, A_STEAL, BANISH_DECK,
-    BANISH_HAND, BANISH_LOC, C_BANISHED, C_HAND, C_LOCTOP, C_PREV, C_RESOURCE, C_SEEN,
-    DEPLOY_ANOTHER, DIE, END_TURN, FLEET, GAIN, GAIN_CARD, HELIUM, IF, INFLUENCE, LOSE, MOVE,
-    OPPONENT, P_ACT, P_AMT, P_BLOCK, P_CAMT, P_CFILT, P_COND, P_CRES, P_CSEL, P_ELSE, P_FACE,
-    P_FILT, P_GET, P_OPT, P_PAY, P_POS, P_RES, P_SEL, P_SEL2, P_SELN, P_SHUF, P_TGT, P_THEN,
-    P_TOPOS, P_WHEN, P_WHICH, PLACE, RECOVER, REVEAL_OWN, ROLL_DIE, S_ACTOR, S_OWNER, S_RANDOM,
-    TRADE_GETS,
-    SEL_BANISHED, SEL_DECK, SEL_HAND, SOVEREIGN, T_CHOOSE, T_NEIGHBOURS, TRADE, W_BOTTOM, W_FILTER,
-    W_SELF, W_TOP,
+    BANISH_HAND, BANISH_LOC, C_BANISHED, C_HAND, C_LOCTOP, C_RESOURCE, C_SEEN, DEPLOY_ANOTHER, DIE,
+    END_TURN, GAIN, GAIN_CARD, HELIUM, IF, INFLUENCE, LOSE, MOVE, OPPONENT, P_ACT, P_AMT, P_BLOCK,
+    P_CAMT, P_CFILT, P_COND, P_CRES, P_CSEL, P_ELSE, P_FACE, P_FILT, P_GET, P_OPT, P_PAY, P_POS,
+    P_RES, P_SEL, P_SEL2, P_SELN, P_SHUF, P_TGT, P_THEN, P_TOPOS, P_WHEN, P_WHICH, PLACE, RECOVER,
+    REVEAL_OWN, ROLL_DIE, S_ACTOR, S_OWNER, S_RANDOM, SEL_BANISHED, SEL_DECK, SEL_HAND, SOVEREIGN,
+    T_CHOOSE, T_NEIGHBOURS, TRADE, TRADE_GETS, W_BOTTOM, W_FILTER, W_SELF, W_TOP,
 )
 from sim.games.red_rising.state import (
-    ENTER0, FACE_UNIT, M, PILE_AUTOMA, R_ACTOR, R_CARD, R_PC, R_THIS, UNIT, PILE_DECK, State, add, advance, ask, automa_bottom, banish, hand_mask,
-    have, move_card, pick, pile_cards, pop_top, push, push_top, receive_sovereign, remove_card,
-    roll, room, to_hand,
+    ENTER0, FACE_UNIT, M, PILE_AUTOMA, PILE_DECK, R_ACTOR, R_CARD, R_PC, R_THIS, UNIT, State, add,
+    advance, ask, automa_bottom, banish, hand_mask, have, move_card, pick, pop_top, push, push_top,
+    receive_sovereign, remove_card, roll, room, to_hand,
 )
 
 K = A.KIND
@@ -98,15 +96,16 @@ def gate(s: State, f: Frame, possible, begin):
     if np.count_nonzero(opt):
         ask(s, f.g[opt], K["optional"], f.actor[opt], M["OPT"], cols=(A.YES, A.NO))
     go = possible & ~opt
-    if np.count_nonzero(go):
-        begin(s, f.sub(go))
+    n_go = np.count_nonzero(go)
+    if n_go:
+        begin(s, f if n_go == len(go) else f.sub(go))
 
 
 def h_opt(s: State, g):
     """Answer to an optional op: ``yes`` begins it, ``no`` skips it (prev_done false)."""
     f = Frame(s, g)
     yes = s.action[g] == A.YES
-    if np.count_nonzero((~yes)):
+    if np.count_nonzero(~yes):
         advance(s, g[~yes], f.d[~yes], False)
     if np.count_nonzero(yes):
         fy = f.sub(yes)
@@ -143,7 +142,7 @@ def begin_gain(s, f: Frame):
     res, amt = f.col(P_RES), f.col(P_AMT)
     add(s, f.g, f.actor, UNIT[res] * amt[:, None])
     sov = res == SOVEREIGN
-    if np.count_nonzero((~sov)):
+    if np.count_nonzero(~sov):
         advance(s, f.g[~sov], f.d[~sov], True)
     if np.count_nonzero(sov):
         gs = f.g[sov]
@@ -232,7 +231,7 @@ def begin_banish_loc(s, f: Frame):
     top = f.col(P_POS) == 0
     if np.count_nonzero(top):
         ask(s, f.g[top], K["target_location"], f.actor[top], M["BANLOC_LOC"], loc=cl[top])
-    if np.count_nonzero((~top)):
+    if np.count_nonzero(~top):
         ask(s, f.g[~top], K["target_card"], f.actor[~top], M["BANLOC_CARD"], cards=cc[~top])
 
 
@@ -265,7 +264,7 @@ def h_bh_ask(s, g):
     ok = (s.f_cnt[g, f.d] > 0) & cand.any(axis=1)
     if np.count_nonzero(ok):
         ask(s, g[ok], K["target_card"], f.actor[ok], M["BH_APPLY"], cards=cand[ok])
-    if np.count_nonzero((~ok)):
+    if np.count_nonzero(~ok):
         advance(s, g[~ok], f.d[~ok], True)
 
 
@@ -396,7 +395,7 @@ def h_pl_ask(s, g):
         go = g[ok]
         s.flipped[go] = s.top[go, PILE_DECK]
         ask(s, go, K["place_location"], f.actor[ok], M["PL_APPLY"], loc=sel_mask(s, f, P_SEL)[ok])
-    if np.count_nonzero((~ok)):
+    if np.count_nonzero(~ok):
         advance(s, g[~ok], f.d[~ok], True)
 
 
@@ -526,7 +525,7 @@ def h_da_loc(s, g):
     s.deployed[g, x] = True
     pc = s.prog.deploy_pc[c]
     has = pc >= 0
-    if np.count_nonzero((~has)):
+    if np.count_nonzero(~has):
         advance(s, g[~has], f.d[~has], True)
     if np.count_nonzero(has):
         gh = g[has]
@@ -722,7 +721,7 @@ def h_opp_next(s, g):
         can = blockers.any(axis=1)
         if np.count_nonzero(can):
             ask(s, g[can], K["block"], tgt[can], M["OPP_BLOCK"], cards=blockers[can], cols=(A.NO,))
-    if np.count_nonzero((~can)):
+    if np.count_nonzero(~can):
         effect(s, f.sub(~can) if np.count_nonzero(can) else f, tgt[~can])
 
 
@@ -731,7 +730,7 @@ def h_opp_block(s, g):
     if np.count_nonzero(no):
         f = Frame(s, g[no])
         effect(s, f, s.f_tgt[f.g, f.d].astype(np.intp))
-    if np.count_nonzero((~no)):
+    if np.count_nonzero(~no):
         h_opp_next(s, g[~no])                          # blocked: no effect, no `then` (RR-A28)
 
 
@@ -814,7 +813,7 @@ def effect_gain_free(s, f: Frame, tgt):
         ga = g[is_auto]
         automa.free_gain(s, ga, f.col(P_RES)[is_auto], f.col(P_AMT)[is_auto])
         h_opp_then(s, ga)
-    if np.count_nonzero((~is_auto)):
+    if np.count_nonzero(~is_auto):
         ask(s, g[~is_auto], K["accept"], tgt[~is_auto], M["OPP_ACCEPT"], cols=(A.YES, A.NO))
 
 
@@ -835,7 +834,7 @@ def take_card(s, f: Frame, c):
     steal = f.col(P_ACT) == A_STEAL
     if np.count_nonzero(steal):
         to_hand(s, g[steal], f.actor[steal], c[steal])
-    if np.count_nonzero((~steal)):
+    if np.count_nonzero(~steal):
         banish(s, g[~steal], c[~steal])
     s.f_seen[g, f.d + 1] = -1
     s.f_seen[g, f.d + 1, 0] = c
@@ -914,7 +913,7 @@ def h_opp_card(s, g):
         s.f_seen[gr, f.d[reveal] + 1] = -1
         s.f_seen[gr, f.d[reveal] + 1, 0] = c[reveal]
         h_opp_then(s, gr)
-    if np.count_nonzero((~reveal)):
+    if np.count_nonzero(~reveal):
         take_card(s, f.sub(~reveal), c[~reveal])
 
 
@@ -948,7 +947,7 @@ def h_opp_then(s, g):
     pc = f.col(P_THEN)
     has = pc >= 0
     free = f.col(P_ACT) == A_GAIN_FREE
-    if np.count_nonzero((~has)):
+    if np.count_nonzero(~has):
         h_opp_next(s, g[~has])
     if np.count_nonzero(has):
         fh = f.sub(has)
@@ -974,7 +973,7 @@ def h_rv_card(s, g):
     c = s.action[g].astype(np.int16) - A.CARD0
     pc = f.col(P_THEN)
     has = pc >= 0
-    if np.count_nonzero((~has)):
+    if np.count_nonzero(~has):
         advance(s, g[~has], f.d[~has], True)
     if np.count_nonzero(has):
         fh = f.sub(has)
@@ -1022,7 +1021,7 @@ def begin_if(s, f: Frame):
     s.f_done[g, f.d] = val
     pc = np.where(val, f.col(P_THEN), f.col(P_ELSE))
     has = pc >= 0
-    if np.count_nonzero((~has)):
+    if np.count_nonzero(~has):
         advance(s, g[~has], f.d[~has], val[~has])
     if np.count_nonzero(has):
         fh = f.sub(has)
