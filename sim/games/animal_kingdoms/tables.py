@@ -49,7 +49,8 @@ class Tables:
     W: int                     # 64-bit words of a card set
     simple_bits: np.ndarray    # uint64[D, W]: cards a SIMPLE decree allows
     rel_bits: np.ndarray       # uint64[D, N+1, W]: [d, r] = played cards related to reference r
-    rel_flat: np.ndarray       # uint64[D*(N+1), W]: rel_bits with the first two axes merged
+    rel_flat: np.ndarray       # uint64[D*(N+1), W]: rel_bits, first two axes merged; row N of a decree =
+                               #   the identity of its quantifier (all: every card, any: none)
     refmask: np.ndarray        # bool[5, K, K]: [type, k, j] = j is a reference kingdom of k
     ref1: np.ndarray           # int64[5, K]: the one reference kingdom of SELF / LEFT / RIGHT (else k)
     rally_bits: np.ndarray     # bool[2^H-1, H]
@@ -116,6 +117,11 @@ def build_tables(config, content) -> Tables:
         refmask[T_RIGHT, k, right[k]] = True
         refmask[T_ALL, k, :] = True
         refmask[T_ALL, k, k] = False
+    rel_flat = rel_bits.copy()
+    for d in decrees:
+        if d.type != "SIMPLE" and d.quantifier == "all":
+            rel_flat[d.index, N] = ~np.uint64(0)       # no reference: no constraint
+    rel_flat = rel_flat.reshape(D * (N + 1), W)
     ref1 = np.tile(np.arange(K), (5, 1))
     ref1[T_SELF] = np.arange(K)
     ref1[T_LEFT] = left
@@ -145,7 +151,7 @@ def build_tables(config, content) -> Tables:
         council_spaces=np.array([k.council_spaces for k in kingdoms], dtype=np.int16),
         order=np.array(content.scoring_order, dtype=np.int64), size_kingdom=size_kingdom,
         dtype=dtype, dany=np.array([d.quantifier == "any" for d in decrees]), W=W, simple_bits=simple_bits,
-        rel_bits=rel_bits, rel_flat=rel_bits.reshape(D * (N + 1), W), ref1=ref1,
+        rel_bits=rel_bits, rel_flat=rel_flat, ref1=ref1,
         refmask=refmask, rally_bits=rally_bits, rally_top=rally_top,
         battle_cards=level.battle_cards, bonus_cards=level.bonus_cards, markers=markers,
         **action_layout(H, K, config.modifier_tiles))

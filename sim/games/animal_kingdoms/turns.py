@@ -26,8 +26,10 @@ ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 def legal_sets(s, rows) -> np.ndarray:
     """uint64[n, K, W]: the cards each kingdom's decree allows now (AK-R19..R27, AK-A13).
 
-    SELF / LEFT / RIGHT: one reference (``t.ref1``), no card there → every card. ALL_OTHERS:
-    an AND (quantifier all) or OR (any) over the other kingdoms that have a last card.
+    ``t.rel_flat[d, r]`` is the set of cards related to reference card r, and for r = "no card"
+    the identity of the decree's quantifier, so SELF / LEFT / RIGHT are one lookup and
+    ALL_OTHERS an AND (all) or OR (any) over the other kingdoms' lookups; an ``any`` decree
+    without any reference allows every card (AK-R25).
     """
     t = s.t
     K, N = t.K, t.N
@@ -36,24 +38,20 @@ def legal_sets(s, rows) -> np.ndarray:
     ty = t.dtype[d]                                            # [n, K]
     base = d * (N + 1)
     ref = np.take_along_axis(last, t.ref1[ty, np.arange(K)[None, :]], axis=1)
-    single = np.where((ref == N)[..., None], ONES, t.rel_flat[base + ref])
-    acc_all = np.full(single.shape, ONES)
-    acc_any = np.zeros_like(acc_all)
-    has = np.zeros(d.shape, dtype=bool)
-    missing = np.zeros(d.shape, dtype=bool)
-    for j in range(K):
-        other = np.arange(K) != j
-        here = (last[:, j] != N)[:, None]
-        x = here & other[None, :]
-        g = t.rel_flat[base + last[:, j:j + 1]]
-        acc_all = np.where(x[..., None], acc_all & g, acc_all)
-        acc_any = np.where(x[..., None], acc_any | g, acc_any)
-        has |= x
-        missing |= ~here & other[None, :]
-    many = np.where(t.dany[d][..., None], np.where(has[..., None], acc_any, ONES), acc_all)
+    out = t.rel_flat[base + ref]                               # SELF / LEFT / RIGHT
+    others = np.where(np.eye(K, dtype=bool)[None], N, last[:, None, :])     # [n, K, J]: j = k is no reference
+    g = t.rel_flat[base[:, :, None] + others]                  # [n, K, J, W]
+    acc_all, acc_any = g[:, :, 0], g[:, :, 0]
+    for j in range(1, K):
+        acc_all = acc_all & g[:, :, j]
+        acc_any = acc_any | g[:, :, j]
+    empty = last == N                                          # [n, J]
+    none_other = (empty[:, None, :] | np.eye(K, dtype=bool)[None]).all(axis=2)
+    many = np.where(t.dany[d][..., None], np.where(none_other[..., None], ONES, acc_any), acc_all)
     if t.config.all_others_missing_policy == "any_missing_frees":
+        missing = (empty[:, None, :] & ~np.eye(K, dtype=bool)[None]).any(axis=2)
         many = np.where(missing[..., None], ONES, many)
-    out = np.where((ty == T_ALL)[..., None], many, single)
+    out = np.where((ty == T_ALL)[..., None], many, out)
     return np.where((ty == T_SIMPLE)[..., None], t.simple_bits[d], out)
 
 
@@ -155,8 +153,8 @@ def apply_turn(s, rows, actions):
 def claim(s, rows, p, slot, k):
     """AK-R10..R17 in the order of AK-A14."""
     t = s.t
+    N, H = t.N, t.H
     c = s.hand[rows, p, slot]
-    cd.remove_from_hand(s, rows, p, c)
     s.col[rows, k, s.clen[rows, k]] = c
     s.clen[rows, k] += 1
     where = place_marker(s, rows, p, k)
@@ -165,7 +163,16 @@ def claim(s, rows, p, slot, k):
         s.human_last[rows] = k
     leave = (where == CAPITAL) | (s.supply[rows, p] == 0)
     draw = ~leave | t.config.refill_before_forced_retreat
-    cd.refill(s, rows[draw], p[draw])
+    # usual case: a full hand and a deck with cards: the played card's slot takes the top card
+    hand = s.hand[rows, p]
+    quick = draw & (hand[:, H - 1] != N) & (s.dtop[rows] < s.dend[rows])
+    qr = rows[quick]
+    hand[quick, slot[quick]] = s.deck[qr, s.dtop[qr]]
+    s.dtop[qr] += 1
+    hand[~quick, slot[~quick]] = N
+    s.hand[rows, p] = np.sort(hand, axis=1)
+    slow = draw & ~quick
+    cd.refill(s, rows[slow], p[slow])
     if leave.any():
         retreat(s, rows[leave], p[leave], forced=True)
 

@@ -216,6 +216,11 @@ class RedRising:
     def position_value(self, state: State, players, weights=None) -> np.ndarray:
         return position_value(state, players, weights)
 
+    def score_position(self, path) -> list[dict]:
+        """Score a described end-of-game position (docs/positions.md)."""
+        from sim.games.red_rising.position import score_position
+        return score_position(path)
+
     def describe(self, before, after, action: int) -> list[str]:
         return log.describe(before, after, action)
 
