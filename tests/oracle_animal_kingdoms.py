@@ -392,11 +392,15 @@ class Oracle:
         return free[0]
 
     def robot_play(self, extra: bool):
-        r = self.robot
         c = self.draw_one()
         if c is None:
-            self.retreat(r, forced=True)
+            self.retreat(self.robot, forced=True)
             return
+        self.robot_place(c, extra)
+
+    def robot_place(self, c, extra: bool):
+        """Card c under the robot's kingdom with a marker (AK-V8..V13), then its bonus (AK-V14)."""
+        r = self.robot
         k = self.robot_kingdom(c)
         self.columns[k].append(c)
         self.robot_last = k
@@ -405,12 +409,20 @@ class Oracle:
             self.retreat(r, forced=True)
             return
         card = self.cards[c]
-        match = any(self.cards[b].species == card.species or self.cards[b].rank == card.rank for b in self.bonus)
-        if not match or (extra and not self.cfg.robot_bonus_chain):
+        matching = [i for i, b in enumerate(self.bonus)
+                    if b is not None and (self.cards[b].species == card.species or self.cards[b].rank == card.rank)]
+        if not matching or (extra and not self.cfg.robot_bonus_chain):
             return
-        if self.cfg.robot_bonus_effect == "extra_play":
+        effect = self.cfg.robot_bonus_effect
+        if effect == "extra_play":
             if not all(self.full(j) for j in range(self.K)):
                 self.robot_play(extra=True)
+        elif effect == "play_bonus_card":
+            if not all(self.full(j) for j in range(self.K)):
+                i = matching[0]
+                b = self.bonus[i]
+                self.bonus[i] = self.draw_one()
+                self.robot_place(b, extra=True)
         elif not self.full(k):
             if self.place_marker(r, k) == "capital" or self.supply[r] == 0:
                 self.retreat(r, forced=True)
@@ -614,7 +626,8 @@ class Oracle:
             self.cap[k] = None
         for p in range(self.P):
             self.supply[p] = self.markers[p] - sum(self.council[k][p] for k in range(self.K))
-        cards = list(self.deck) + [c for col in self.columns for c in col] + sorted(self.discard) + list(self.bonus)
+        cards = (list(self.deck) + [c for col in self.columns for c in col] + sorted(self.discard)
+                 + [b for b in self.bonus if b is not None])
         self.deck = self.shuffle(sorted(cards))
         self.columns = [[] for _ in range(self.K)]
         self.discard, self.bonus = set(), []

@@ -1,6 +1,6 @@
 """The engine against the oracle: same decider, same legal actions at every decision, same results.
 
-2,400 random games over 1..5 players, the standard and the peace game, every robot level and
+2,420 random games over 1..5 players, the standard and the peace game, every robot level and
 every rule switch of spec 8.14 (docs/animal_kingdoms_model.md is the contract of both). The
 engine plays each configuration as one batch; one oracle per game follows the same actions.
 Covers, among others, AK-R2..R52, AK-E1..E28, AK-V1..V20 as the oracle states them.
@@ -15,7 +15,7 @@ from sim.games.animal_kingdoms.game import GAME
 from tests.oracle_animal_kingdoms import Oracle
 from tests.test_animal_kingdoms_support import content_for
 
-GAMES = 120
+GAMES = 110
 CONFIGS = [
     dict(players=2), dict(players=3), dict(players=4), dict(players=5),
     dict(players=2, peace=True), dict(players=3, peace=True), dict(players=4, peace=True), dict(players=5, peace=True),
@@ -24,6 +24,9 @@ CONFIGS = [
     dict(players=1, robot_level="extra_hard", robot_bonus_effect="extra_marker", robot_bonus_chain=True,
          robot_receives_modifiers=True, robot_equal_rank="robot_wins", robot_low_rank_target="robot_last_play",
          robot_skip_direction="counter_clockwise", robot_council_move=False, solo_first_player="robot"),
+    dict(players=1, robot_level="extra_hard", robot_bonus_effect="play_bonus_card"),
+    dict(players=1, robot_level="hard", robot_bonus_effect="play_bonus_card", robot_bonus_chain=True,
+         max_turns_per_age=60),
     dict(players=4, multiway_battle="one_counts_as_nine", one_beats_eight_uses="battle_value",
          placement_mode="competition"),
     dict(players=3, voluntary_retreat_always_allowed=False, council_claimable=True, max_turns_per_age=40),
@@ -83,3 +86,31 @@ def test_engine_matches_oracle(number):
             assert list(out["per_seat"][key][i]) == list(expected[key]), f"game {ids[i]}: {key}"
         for key in PER_GAME:
             assert out["per_game"][key][i] == expected["per_game"][key], f"game {ids[i]}: {key}"
+
+
+def test_engine_matches_oracle_with_more_than_64_cards(tmp_path):
+    """A designer's deck of 72 cards (two 64-bit words per card set): engine and oracle still agree."""
+    species = ("Bear", "Eagle", "Fox", "Hare", "Lion", "Owl", "Turtle", "Wolf", "Yak")
+    path = tmp_path / "cards.csv"
+    path.write_text("species,rank\n" + "".join(f"{s},{r}\n" for s in species for r in range(1, 9)))
+    config = Config(players=4, cards_file=str(path))
+    content = content_for(config)
+    assert len(content.cards) == 72
+    ids = np.arange(60)
+    state = GAME.init(config, content, ids, 77)
+    assert state.t.W == 2
+    oracles = [Oracle(config, content, 77, int(g)) for g in ids]
+    rng = np.random.default_rng(77)
+    while True:
+        decider, legal = GAME.decider(state), GAME.legal_actions(state)
+        actions = np.zeros(len(ids), dtype=np.int64)
+        for i, o in enumerate(oracles):
+            assert decider[i] == o.decider() and np.array_equal(legal[i], o.legal())
+            if decider[i] >= 0:
+                actions[i] = choose(legal[i], rng, 0.5, state.t.A_RALLY)
+                o.step(actions[i])
+        if (decider < 0).all():
+            break
+        state = GAME.step(state, actions)
+    out = GAME.outcome(state)["per_seat"]["score"]
+    assert [list(r) for r in out] == [o.outcome()["score"] for o in oracles]

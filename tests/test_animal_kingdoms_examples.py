@@ -11,7 +11,7 @@ from sim.games.animal_kingdoms.ages import new_age_start
 from sim.games.animal_kingdoms.game import GAME
 from sim.games.animal_kingdoms.state import BEGIN, COUNCIL, DONE, TURN
 from tests.test_animal_kingdoms_support import (
-    card, engine_from, kingdom, oracle_from, run_oracle, score_with_engine, score_with_oracle,
+    card, engine_from, kingdom, oracle_from, score_with_engine, score_with_oracle,
 )
 
 A, B, C, D = 0, 1, 2, 3

@@ -16,6 +16,7 @@ from sim.games.animal_kingdoms.state import BMOD, DONE, TURN
 from tests.test_animal_kingdoms_support import play_random
 
 CONFIGS = [dict(players=2), dict(players=4), dict(players=5, peace=True), dict(players=1, robot_level="extra_hard"),
+           dict(players=1, robot_level="extra_hard", robot_bonus_effect="play_bonus_card", robot_bonus_chain=True),
            dict(players=3, hand_size=3, reshuffle_discard_when_empty=False)]
 
 
@@ -54,7 +55,7 @@ def check(s):
     # AK-R18: a player claims at most one capital per age
     assert ((s.cap[:, :, None] == np.arange(t.P)).sum(axis=1) <= 1).all()
     # AK-R28: cards in a column = markers placed there this age (council markers excluded)
-    if not t.config.council_claimable and t.config.robot_bonus_effect == "extra_play":
+    if not t.config.council_claimable and t.config.robot_bonus_effect != "extra_marker":
         placed = s.ordm.sum(axis=2) + (s.cap >= 0)
         live = s.phase == TURN                  # during the age's play (a council move comes after it)
         assert (s.clen[live] == placed[live]).all()

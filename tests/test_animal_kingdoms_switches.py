@@ -139,3 +139,26 @@ def test_reshuffle_when_the_deck_runs_out_AK_A18():
     o = oracle_from(sc)
     o.refill(A)
     assert len(o.hands[A]) == 2
+
+
+@pytest.mark.parametrize("impl", ["oracle", "engine"])
+def test_robot_plays_the_bonus_card_itself_AK_V14(impl):
+    """AK-V14 read literally ("Robot-Bonus-Karte spielt er zusätzlich"): robot_bonus_effect =
+    play_bonus_card plays the matching bonus card itself (placed like a drawn card, AK-A38); the
+    top card of the deck becomes the new bonus card. Spec example 10.8 with this switch."""
+    from tests.test_animal_kingdoms_examples import example_10_8
+    sc = example_10_8()
+    sc["config"]["robot_bonus_effect"] = "play_bonus_card"
+    o = oracle_from(sc)
+    if impl == "oracle":
+        o.robot_turn()
+        board = [[o.ordm[k][0], o.ordm[k][1]] for k in range(5)]
+        cols = [[o.ct.cards[c].name for c in col] for col in o.columns]
+        bonus = [o.ct.cards[b].name for b in o.bonus]
+    else:
+        s = engine.advance(engine_from(o, BEGIN, cur=1))
+        board = s.ordm[0][:, :2].tolist()
+        cols = [[o.ct.cards[int(c)].name for c in s.col[0, k, :int(s.clen[0, k])]] for k in range(5)]
+        bonus = [o.ct.cards[int(b)].name for b in s.bonus[0] if b < 64]
+    assert board == [[1, 0], [0, 2], [2, 3], [2, 4], [1, 1]]
+    assert cols[K6] == ["Hare 5", "Eagle 5"] and bonus == ["Owl 2"]

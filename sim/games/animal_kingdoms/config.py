@@ -36,7 +36,7 @@ class Config:
     forced_retreat_takes_tile: bool = True         # 8.14.8, AK-R34
     robot_low_rank_target: str = _choices("human_last_claim", "robot_last_play")  # 8.14.9, AK-A38
     robot_skip_direction: str = _choices("clockwise", "counter_clockwise")      # 8.14.9, AK-A38
-    robot_bonus_effect: str = _choices("extra_play", "extra_marker")            # 8.14.9, AK-A39
+    robot_bonus_effect: str = _choices("extra_play", "extra_marker", "play_bonus_card")  # 8.14.9, AK-A39
     robot_bonus_chain: bool = False                # 8.14.9, AK-A39
     robot_receives_modifiers: bool = False         # 8.14.9, AK-A40
     robot_equal_rank: str = _choices("human_wins", "robot_wins")                # 8.14.9, AK-A40

@@ -8,13 +8,12 @@ state consistent with an observation, the hidden parts dealt at random from its 
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
 from sim.core import rng
-from sim.games.animal_kingdoms.state import BCARD, BMOD, PACKS, SRESOLVE, State, empty_state
+from sim.games.animal_kingdoms.state import BCARD, BMOD, SRESOLVE, State, empty_state
 
 # Public state fields an observation carries unchanged.
 PUBLIC = ("phase", "dec", "age", "cur", "age_start", "active", "ret_age", "ret_ever", "age_turns", "turns",
@@ -189,9 +188,3 @@ def _sample_decree_order(obs: Obs, keys) -> np.ndarray:
         out[m, :a * K] = rest[m, D - (a + 1) * K:D - K]
     return out
 
-
-def hidden_fields() -> tuple[str, ...]:
-    """State names an observation never copies whole (for the information tests)."""
-    names = [f.name for f in dataclasses.fields(State) if f.name not in PACKS and f.name != "t"]
-    names += [e if isinstance(e, str) else e[0] for pack in PACKS.values() for e in pack]
-    return tuple(n for n in names if n not in PUBLIC)

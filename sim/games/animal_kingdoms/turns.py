@@ -284,17 +284,22 @@ def robot_kingdom(s, rows, c) -> np.ndarray:
 
 
 def robot_play(s, rows, extra: bool):
-    """One robot play (AK-V6..V14): draw, choose the kingdom, card and marker, bonus."""
+    """One robot play (AK-V6): draw the top card and place it (no card: the robot retreats)."""
+    t = s.t
+    if not len(rows):
+        return
+    c = cd.draw_one(s, rows)
+    none = c == t.N
+    retreat(s, rows[none], np.full(int(none.sum()), t.robot), forced=True)
+    robot_place(s, rows[~none], c[~none], extra)
+
+
+def robot_place(s, rows, c, extra: bool):
+    """Card c goes under the robot's kingdom with a marker (AK-V8..V13); then its bonus (AK-V14, AK-A39)."""
     t = s.t
     if not len(rows):
         return
     r = np.full(len(rows), t.robot, dtype=np.int64)
-    c = cd.draw_one(s, rows)
-    none = c == t.N
-    retreat(s, rows[none], r[none], forced=True)
-    rows, r, c = rows[~none], r[~none], c[~none]
-    if not len(rows):
-        return
     k = robot_kingdom(s, rows, c)
     s.col[rows, k, s.clen[rows, k]] = c
     s.clen[rows, k] += 1
@@ -310,16 +315,23 @@ def robot_play(s, rows, extra: bool):
     b = s.bonus[rows]
     match = ((t.species[b] == t.species[c][:, None]) | (t.rank[b] == t.rank[c][:, None])) & (b != t.N)
     go = match.any(axis=1)
-    rows, r, k = rows[go], r[go], k[go]
+    rows, r, k, match = rows[go], r[go], k[go], match[go]
     if not len(rows):
         return
-    if t.config.robot_bonus_effect == "extra_play":
+    effect = t.config.robot_bonus_effect
+    if effect == "extra_play":
         some = (s.cap[rows] < 0).any(axis=1)
         robot_play(s, rows[some], extra=True)
+    elif effect == "play_bonus_card":                # the seed's literal reading: the bonus card is played
+        some = (s.cap[rows] < 0).any(axis=1)
+        rows, match = rows[some], match[some]
+        i = np.argmax(match, axis=1)
+        card = s.bonus[rows, i].copy()
+        s.bonus[rows, i] = cd.draw_one(s, rows)
+        robot_place(s, rows, card, extra=True)
     else:
         open_ = s.cap[rows, k] < 0
         rows, r, k = rows[open_], r[open_], k[open_]
         where = place_marker(s, rows, r, k)
         leave = (where == CAPITAL) | (s.supply[rows, r] == 0)
         retreat(s, rows[leave], r[leave], forced=True)
-
