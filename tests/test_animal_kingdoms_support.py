@@ -110,6 +110,7 @@ def engine_from(o: Oracle, phase: int, cur: int | None = None):
     for k in range(t.K):
         s.col[0, k, :len(o.columns[k])] = o.columns[k]
         s.clen[0, k] = len(o.columns[k])
+        s.last[0, k] = o.columns[k][-1] if o.columns[k] else N
     s.bonus[0, :len(o.bonus)] = o.bonus
     s.decree[0] = o.decrees
     s.dorder[0] = o.decree_order

@@ -488,6 +488,21 @@ def test_chained_deploy_recursion_switch_A22(recursive):
     assert kind(s) == "gain" and s.fleet[0, 0] == 1
 
 
+def test_long_deploy_chain_grows_the_frame_stack_A22():
+    """RR-A22: a chain of twelve deploy_another cards (deeper than the initial frame stack)."""
+    chain = {f"CH{i}": ("Green", i, {"deploy": (op("deploy_another"),)}) for i in range(12)}
+    content = make_content(special=chain)
+    s = GAME.init(Config(players=2), content, np.arange(1), 0)
+    hands = [[f"CH{i}" for i in range(12)] + ["F00"], []]
+    s = deal.arrange(s, 0, deck=["F01", "F02"], hands=hands, locations=[["F03"], [], [], []])
+    names = A.action_names([c.id for c in content.cards])
+    steps = ["lead"] + sum(([f"card:CH{i}", "loc:Mars"] for i in range(12)), []) + ["card:F00", "loc:Luna"]
+    for name in steps:
+        s = GAME.step(s, np.array([names.index(name)]))
+    assert s.frame.shape[1] >= 13 and A.DECISION_KINDS[s.kind[0]] == "gain"
+    assert np.flatnonzero(s.legal[0]).tolist() == [names.index("loc:Jupiter"), names.index("deck")]
+
+
 def test_card_whose_ability_cannot_resolve_is_still_deployed_RR_R64_A20():
     """RR-R64, RR-A20."""
     s = lay(new(), hands=[["RECOVER"], []])

@@ -149,6 +149,7 @@ def new_age(s, rows):
     cd.shuffle_into_deck(s, rows, ~in_hand[:, :N])
     s.col[rows] = N
     s.clen[rows] = 0
+    s.last[rows] = N
     s.disc[rows] = False
     s.bonus[rows] = N
     s.age_start[rows] = start

@@ -18,7 +18,7 @@ from sim.games.animal_kingdoms.state import BCARD, BMOD, SRESOLVE, State, empty_
 # Public state fields an observation carries unchanged.
 PUBLIC = ("phase", "dec", "age", "cur", "age_start", "active", "ret_age", "ret_ever", "age_turns", "turns",
           "rounds", "last_rel", "cap_turn", "first_cap", "human_last", "robot_last", "cap_hit", "disc", "col",
-          "clen", "bonus", "rcards", "decree", "ordm", "cap", "council", "supply", "fp", "fpn", "rt_owner", "pf",
+          "clen", "last", "bonus", "rcards", "decree", "ordm", "cap", "council", "supply", "fp", "fpn", "rt_owner", "pf",
           "ps", "pt", "pr", "mods", "msup", "sj", "part", "lost", "bfirst", "ck", "st_claims", "st_rallies",
           "st_capitals", "st_first_retreats", "st_battles_won", "st_battles_lost", "st_council", "battles",
           "start_slot")

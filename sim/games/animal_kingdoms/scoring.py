@@ -1,9 +1,9 @@
 """Age scoring, battles and the final score sheet.
 
 Rules: AK-E1..E28 with AK-A22..A31 and AK-A35; the peace variant AK-V1..V4 with AK-A36; solo
-battles AK-V15..V19 with AK-A40, AK-A41. Kingdoms are scored one at a time (``sj`` indexes the
-scoring order); a tie for first in the standard game turns into battle decisions, so the
-scoring of a kingdom may span several steps.
+battles AK-V15..V19 with AK-A40, AK-A41. ``sj`` indexes the scoring order; every kingdom before
+the next battle is scored at once, and a tie for first in the standard game turns into battle
+decisions, so the scoring of an age may span several steps.
 """
 from __future__ import annotations
 

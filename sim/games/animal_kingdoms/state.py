@@ -7,7 +7,8 @@ Layout (N cards, H hand slots, S column slots; ``SENT = N`` is "no card"):
   bool[B, N] the discard pile; ``col`` int16[B, K, S] the columns with lengths ``clen``;
   ``bonus`` the robot's face-up bonus cards, ``rcards`` its revealed battle cards.
 * Board: ``ordm`` int8[B, K, P] ordinary markers, ``cap`` int8[B, K] capital owner (-1),
-  ``council`` int8[B, K, P], ``supply`` int16[B, P]; decrees ``decree`` [B, K] (indices into
+  ``council`` int8[B, K, P], ``supply`` int16[B, P]; ``last`` [B, K] each column's last card
+  (SENT when empty: the decree reference of AK-R21..R25); decrees ``decree`` [B, K] (indices into
   the content) from ``dorder``; first-place tiles ``fp`` [B, K, T] (sorted) with ``fpn`` the
   index of the leftmost remaining one; first-retreat tiles ``rt`` [B, R] (tile ``a`` goes to
   Age ``a``'s first retreater, ``rt_owner`` [B, 3]).
@@ -53,7 +54,7 @@ GAME_BOOL = ("ret_age", "ret_ever", "cap_hit")
 SEAT_INT = ("cap_turn", "first_cap", "supply", "pf", "ps", "pt", "pr", "mods", "bch", "bmod", "st_claims",
             "st_rallies", "st_capitals", "st_first_retreats", "st_battles_won", "st_battles_lost", "st_council")
 SEAT_BOOL = ("active", "part", "lost", "bfirst")
-KINGDOM_INT = ("cap", "clen", "decree", "fpn")
+KINGDOM_INT = ("cap", "clen", "decree", "fpn", "last")
 KINGDOM_SEAT = ("ordm", "council")
 PACKS = {"gi": GAME_INT, "gb": GAME_BOOL, "si": SEAT_INT, "sb": SEAT_BOOL, "ki": KINGDOM_INT, "kp": KINGDOM_SEAT}
 
@@ -138,6 +139,7 @@ def empty_state(t: Tables, B: int) -> State:
     s.supply[:] = t.markers[None, :]
     s.bch[:] = N
     s.cap[:] = -1
+    s.last[:] = N
     return s
 
 

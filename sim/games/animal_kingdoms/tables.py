@@ -53,6 +53,7 @@ class Tables:
                                #   the identity of its quantifier (all: every card, any: none)
     refmask: np.ndarray        # bool[5, K, K]: [type, k, j] = j is a reference kingdom of k
     ref1: np.ndarray           # int64[5, K]: the one reference kingdom of SELF / LEFT / RIGHT (else k)
+    eye: np.ndarray            # bool[K, K] identity
     rally_bits: np.ndarray     # bool[2^H-1, H]
     rally_top: np.ndarray      # int64[2^H-1]: highest slot used by the subset
     battle_cards: int
@@ -151,7 +152,7 @@ def build_tables(config, content) -> Tables:
         council_spaces=np.array([k.council_spaces for k in kingdoms], dtype=np.int16),
         order=np.array(content.scoring_order, dtype=np.int64), size_kingdom=size_kingdom,
         dtype=dtype, dany=np.array([d.quantifier == "any" for d in decrees]), W=W, simple_bits=simple_bits,
-        rel_bits=rel_bits, rel_flat=rel_flat, ref1=ref1,
+        rel_bits=rel_bits, rel_flat=rel_flat, ref1=ref1, eye=np.eye(K, dtype=bool),
         refmask=refmask, rally_bits=rally_bits, rally_top=rally_top,
         battle_cards=level.battle_cards, bonus_cards=level.bonus_cards, markers=markers,
         **action_layout(H, K, config.modifier_tiles))

@@ -14,10 +14,8 @@ from sim.games.animal_kingdoms.tables import T_ALL, T_SIMPLE
 
 
 def last_cards(s, rows) -> np.ndarray:
-    """int[n, K]: each kingdom's last card (SENT for an empty column)."""
-    clen = s.clen[rows].astype(np.int64)
-    last = np.take_along_axis(s.col[rows], np.maximum(clen - 1, 0)[:, :, None], axis=2)[:, :, 0]
-    return np.where(clen > 0, last, s.t.N)
+    """int64[n, K]: each kingdom's last card (SENT for an empty column)."""
+    return s.last[rows].astype(np.int64)
 
 
 ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -33,23 +31,26 @@ def legal_sets(s, rows) -> np.ndarray:
     """
     t = s.t
     K, N = t.K, t.N
+    n = len(rows)
     d = s.decree[rows].astype(np.int64)                        # [n, K]
     last = last_cards(s, rows)                                 # [n, J]
     ty = t.dtype[d]                                            # [n, K]
     base = d * (N + 1)
-    ref = np.take_along_axis(last, t.ref1[ty, np.arange(K)[None, :]], axis=1)
-    out = t.rel_flat[base + ref]                               # SELF / LEFT / RIGHT
-    others = np.where(np.eye(K, dtype=bool)[None], N, last[:, None, :])     # [n, K, J]: j = k is no reference
-    g = t.rel_flat[base[:, :, None] + others]                  # [n, K, J, W]
+    flat = t.rel_flat
+    ref = last.ravel().take(np.arange(n)[:, None] * K + t.ref1[ty, np.arange(K)[None, :]])
+    out = flat.take(base + ref, axis=0)                        # SELF / LEFT / RIGHT
+    idx = base[:, :, None] + last[:, None, :]                  # [n, K, J]
+    idx[:, t.eye] = base + N                                   # j = k is no reference
+    g = flat.take(idx, axis=0)                                 # [n, K, J, W]
     acc_all, acc_any = g[:, :, 0], g[:, :, 0]
     for j in range(1, K):
         acc_all = acc_all & g[:, :, j]
         acc_any = acc_any | g[:, :, j]
     empty = last == N                                          # [n, J]
-    none_other = (empty[:, None, :] | np.eye(K, dtype=bool)[None]).all(axis=2)
+    none_other = (empty[:, None, :] | t.eye[None]).all(axis=2)
     many = np.where(t.dany[d][..., None], np.where(none_other[..., None], ONES, acc_any), acc_all)
     if t.config.all_others_missing_policy == "any_missing_frees":
-        missing = (empty[:, None, :] & ~np.eye(K, dtype=bool)[None]).any(axis=2)
+        missing = (empty[:, None, :] & ~t.eye[None]).any(axis=2)
         many = np.where(missing[..., None], ONES, many)
     out = np.where((ty == T_ALL)[..., None], many, out)
     return np.where((ty == T_SIMPLE)[..., None], t.simple_bits[d], out)
@@ -157,6 +158,7 @@ def claim(s, rows, p, slot, k):
     c = s.hand[rows, p, slot]
     s.col[rows, k, s.clen[rows, k]] = c
     s.clen[rows, k] += 1
+    s.last[rows, k] = c
     where = place_marker(s, rows, p, k)
     s.st_claims[rows, p] += 1
     if t.solo:
@@ -303,6 +305,7 @@ def robot_place(s, rows, c, extra: bool):
     k = robot_kingdom(s, rows, c)
     s.col[rows, k, s.clen[rows, k]] = c
     s.clen[rows, k] += 1
+    s.last[rows, k] = c
     s.robot_last[rows] = k
     s.st_claims[rows, r] += 1
     where = place_marker(s, rows, r, k)

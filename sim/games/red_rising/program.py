@@ -97,6 +97,7 @@ class Program:
     seen_k: int                    # size of a seen set (largest look count, at least 1)
     sel: np.ndarray                # bool[10, 5, 4] selector_table()
     opnames: tuple[str, ...]       # row -> "op" (for logs)
+    reg_dtype: type                # dtype of the engine's frame registers (rows, cards, micro-ops fit)
     # houses, [H + 1] (sentinel 0 at index H = "no house", e.g. Au Toma)
     house_first: np.ndarray        # first_turn (RR-S15)
     house_extra_turn: np.ndarray   # extra_last_turn (RR-E5)
@@ -228,6 +229,7 @@ def compile_program(content: Content) -> Program:
                    filters=filters, fmatch=fmatch, blocks=blocks, deploy_pc=deploy_pc, end_pc=end_pc,
                    house_pc=house_pc, die_pc=die_pc, core=core, seen_k=comp.seen_k,
                    sel=selector_table(), opnames=tuple(OPNAME[int(o)] for o in op),
+                   reg_dtype=np.int16 if max(len(op), n) < 30_000 else np.int32,
                    house_first=house_flag(lambda h: h.first_turn),
                    house_extra_turn=house_flag(lambda h: h.extra_last_turn),
                    house_extra_cards=house_flag(lambda h: h.start_extra_cards),

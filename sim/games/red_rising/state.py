@@ -19,7 +19,7 @@ Layout (B games, P seats in turn order, C cards, D frame depth, K seen-set size)
 * Randomness: keys per purpose and per-game counters (``die_c``, ``pick_c``, ``auto_shuffles``).
 * The pending decision: ``kind``, ``decider``, ``legal`` bool[B, A], ``waiting``; the answer
   lands in ``action``. ``mop`` is the micro-op each game runs next (engine.py).
-* The interpreter: a stack of frames per game (``depth``; ``frame`` int32[B, D, 12] holds the
+* The interpreter: a stack of frames per game (``depth``; ``frame`` int16[B, D, 12] holds the
   registers, also readable as the views ``f_ret``, ``f_pc``, ... [B, D]): return micro-op,
   program counter, actor, ``this`` location, card, ``prev_done``, a loop counter, the current
   opponent target and the remaining targets (bitmask of seat offsets), a done flag, "inside a
@@ -54,7 +54,8 @@ PILE_DECK, PILE_AUTOMA = 4, 5
 NONE = -1
 UNKNOWN = -1                        # observation code of a card the observer cannot see
 CUBES = 10                          # influence cubes per house (RR-S9)
-DEPTH = 16                          # frames per game
+DEPTH = 8                           # frames per game at first (grown on demand, see push)
+MAX_DEPTH = 256
 # frame registers (columns of State.frame)
 (R_RET, R_PC, R_ACTOR, R_THIS, R_CARD, R_PREV, R_CNT, R_TGT, R_TMASK, R_DONE, R_CHAIN, R_SRC) = range(12)
 NREG = 12
@@ -180,7 +181,7 @@ def empty_state(prog, config, content, seed, game_ids, seats, num_actions, autom
     return State(
         prog=prog, config=config, content=content, seed=int(seed),
         game_id=np.asarray(game_ids, dtype=np.int64).copy(),
-        where=full((b, c), zones.OUT, np.int8), under=full((b, c), -1, np.int16),
+        where=full((b, c), zones.OUT, np.int8), under=full((b, c), -1, np.int8 if c < 127 else np.int16),
         top=full((b, 6), -1, np.int16), size=full((b, 6), 0, np.int16), hand_n=full((b, p), 0, np.int16),
         res=full((b, p, 3), 0, np.int16), cap=full((b, p, 3), 0, np.int16), sovereign=full(b, -1, np.int8),
         house=full((b, p), -1, np.int8), slot=full((b, p), 0, np.int8), automa=full(b, -1, np.int8),
@@ -199,7 +200,7 @@ def empty_state(prog, config, content, seed, game_ids, seats, num_actions, autom
         end_player=full(b, 0, np.int8), end_pending=full((b, c), False, bool), banish_left=full(b, 0, np.int8),
         kind=full(b, 0, np.int8), decider=full(b, -1, np.int8), legal=full((b, num_actions), False, bool),
         waiting=full(b, False, bool), action=full(b, 0, np.int16), mop=full(b, 0, np.int16),
-        depth=full(b, 0, np.int8), frame=full((b, d, NREG), -1, np.int32), f_seen=full((b, d, k), -1, np.int16),
+        depth=full(b, 0, np.int8), frame=full((b, d, NREG), -1, prog.reg_dtype), f_seen=full((b, d, k), -1, np.int16),
     )
 
 
@@ -437,10 +438,10 @@ def push(s: State, g, pc, actor, this, card, chain, seen=None):
     ``seen``: int16[n, K] seen set of the new frame (default: empty).
     """
     d = s.depth[g].astype(np.int64) + 1
-    if np.count_nonzero((d >= DEPTH)):
-        raise RuntimeError("Red Rising engine: op nesting deeper than DEPTH frames")
+    if d.max(initial=0) >= s.frame.shape[1]:
+        grow_frames(s, int(d.max()) + 1)
     s.depth[g] = d
-    regs = np.full((len(g), NREG), -1, dtype=np.int32)
+    regs = np.full((len(g), NREG), -1, dtype=s.frame.dtype)
     regs[:, R_RET] = s.mop[g]
     regs[:, R_PC] = pc
     regs[:, R_ACTOR] = actor
@@ -451,6 +452,19 @@ def push(s: State, g, pc, actor, this, card, chain, seen=None):
     s.frame[g, d] = regs
     s.f_seen[g, d] = -1 if seen is None else seen
     s.mop[g] = ENTER0 + s.prog.op[pc]
+
+
+def grow_frames(s: State, depth: int):
+    """Make room for ``depth`` frames per game (deep ``deploy_another`` chains are rare)."""
+    if depth > MAX_DEPTH:
+        raise RuntimeError(f"Red Rising engine: op nesting deeper than {MAX_DEPTH} frames")
+    new = max(depth, 2 * s.frame.shape[1])
+    b, d = s.frame.shape[:2]
+    frame = np.full((b, new, NREG), -1, dtype=s.frame.dtype)
+    frame[:, :d] = s.frame
+    seen = np.full((b, new, s.f_seen.shape[2]), -1, dtype=s.f_seen.dtype)
+    seen[:, :d] = s.f_seen
+    s.frame, s.f_seen = frame, seen
 
 
 def advance(s: State, g, d, prev):
