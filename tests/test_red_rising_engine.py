@@ -79,6 +79,8 @@ SPECIAL = {
     "PLACE": ("Brown", 9, {"deploy": (op("place_from_deck", to="other"),)}),
     "ROLL": ("Green", 8, {"deploy": (op("roll_die"),)}),
     "BDECK": ("Brown", 5, {"deploy": (op("banish_deck_top", count=2),)}),
+    "RECLOC": ("Yellow", 3, {"deploy": (op("recover", to="other"),)}),
+    "TRADESOV": ("Orange", 4, {"deploy": (op("trade", pay=(("helium", 1),), get=(("sovereign", 1), ("fleet", 1))),)}),
     "GOLD": ("Gold", 10, {}),
     "PINK": ("Pink", 0, {}),
     "RED0": ("Red", 0, {"end_bonus": (EndBonus(kind="for_each", points=2, filter=Filter(colour=("Pink",))),)}),
@@ -559,6 +561,25 @@ def test_banish_deck_top_and_place_from_deck_A16():
     assert kind(s) == "place_location" and legal(s) == ["loc:Jupiter", "loc:Luna", "loc:Institute"]
     s = play(s, "loc:Luna")
     assert kind(s) == "gain" and "deck" not in legal(s)                         # the deck ran out
+
+
+def test_recover_to_a_location_RR_R46():
+    """RR-R46: a banished card comes back through an ability, here onto another location."""
+    s = lay(new(), hands=[["RECLOC"], []], banished=["GOLD"])
+    s = play(s, "lead", "card:RECLOC", "loc:Jupiter", "card:GOLD")
+    assert kind(s) == "target_location" and legal(s) == ["loc:Mars", "loc:Luna", "loc:Institute"]
+    s = play(s, "loc:Luna")
+    assert location(s, L)[-1] == "GOLD" and s.sovereign[0] == -1            # placed, no bonus
+
+
+def test_trade_gets_in_order_with_the_sovereign_RR_R27_A21():
+    """RR-R27 inside a trade (RR-A21): the token, the house ability, then the next get."""
+    s = lay(new(), houses=["Diana", "Mars"], hands=[["TRADESOV"], []], helium=[1, 0])
+    s = play(s, "lead", "card:TRADESOV", "loc:Jupiter")
+    assert (s.helium[0, 0], s.sovereign[0], s.cubes[0, 0], s.fleet[0, 0]) == (0, 0, 1, 1)
+    s = lay(s, houses=["Apollo", "Mars"], hands=[["GAINS"], []], helium=[0, 0], cubes=[0, 0], sovereign=1)
+    s = play(s, "lead", "card:GAINS", "loc:Mars")
+    assert s.sovereign[0] == 0 and kind(s) == "place_location"               # Apollo's ability
 
 
 # ---- opponents -----------------------------------------------------------------------------------
@@ -1052,3 +1073,70 @@ def test_position_value_and_describe():
     after = GAME.step(one, np.array([a]))
     lines = GAME.describe(before, after, a)
     assert lines and "P" in lines[0]
+
+
+# ---- the oracle on ops the default deck lacks ----------------------------------------------------
+
+EXOTIC = dict(SPECIAL)
+EXOTIC.update({
+    "LOOKEACH": ("Red", 5, {"deploy": (op("look_opponent_hand", target="each", count=2, then=(
+        op("if", cond=("seen_has", Filter(parity="odd")), then=(op("gain", resource="fleet"),),
+           else_=(op("lose", resource="helium"),)),)),)}),
+    "STEALEACH": ("Obsidian", 9, {"deploy": (op("opponent", target="each", action="steal", selection="owner_chooses",
+                                                 filter=Filter(core_max=5)),)}),
+    "BANNEIGH": ("White", 9, {"deploy": (op("opponent", target="neighbours", action="banish_from_hand",
+                                               selection="actor_chooses", then=(op("gain", resource="influence"),)),)}),
+    "FREESOV": ("Copper", 3, {"deploy": (op("opponent", target="each", action="gain_free", resource="sovereign",
+                                            blockable=False), op("gain", resource="sovereign", optional=True))}),
+    "MOVEFILT": ("Green", 2, {"deploy": (op("move", which="filter", from_="any", to="other", to_position="bottom",
+                                             filter=Filter(colour=("Red",))),)}),
+    "BANHAND2": ("Pink", 4, {"deploy": (op("banish_hand", count=2, filter=Filter(core_min=3)),),
+                             "end_ability": (op("recover", to="hand", optional=True),)}),
+    "LOCTOP": ("Brown", 6, {"deploy": (op("if", cond=("location_top", ("this", Filter(colour=("Brown",)))),
+                                          then=(op("place_from_deck", to="any", count=2),)),)}),
+    "ANYALL": ("Grey", 1, {"block_against": frozenset({"any"}),
+                           "deploy": (op("gain_card", from_="banished", optional=True),)}),
+    "REVEACH": ("Violet", 2, {"deploy": (op("opponent", target="each", action="reveal_choice", then=(
+        op("if", cond=("seen_has", Filter(colour=("Gold",))), then=(op("end_turn"),)),)),)}),
+    "ROLL2": ("Silver", 5, {"deploy": (op("roll_die", times=2),)}),
+})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", [Config(players=1, solo_readd_removed=True), Config(players=3),
+                                    Config(players=5, chain_deploy_recursive=False, trade_limit="per_turn_total",
+                                           ceres_end_banish="with_own_end_abilities")],
+                         ids=["solo", "3p", "5p-switches"])
+def test_engine_matches_oracle_on_every_op_form(config):
+    """RR-A2 op vocabulary (each / neighbours targets, owner / actor choices, recover to a location,
+    a trade getting the Sovereign, free Sovereign gains, moves to the bottom, nested if/else, ...):
+    the engine and the oracle agree decision by decision and on the results."""
+    from tests.oracle_red_rising import OracleGame
+
+    content = make_content(fillers=50, special=EXOTIC)
+    games, seed = 30, 2
+    ids = np.arange(games)
+    s = GAME.init(config, content, ids, seed)
+    oracles = [OracleGame(config, content, seed, int(g)) for g in ids]
+    keys = rng.stream_keys(seed, ids, "exotic")
+    counter = np.zeros(games, np.int64)
+    while not GAME.done(s).all():
+        done, legal, decider, kinds = GAME.done(s), GAME.legal_actions(s), GAME.decider(s), GAME.kind(s)
+        for g in np.flatnonzero(~done):
+            o = oracles[g]
+            assert (decider[g], A.DECISION_KINDS[kinds[g]]) == (o.decider(), o.kind()), f"game {g}"
+            assert (legal[g] == o.legal()).all(), f"game {g} decision {counter[g]} ({o.kind()})"
+        a = choose_uniform(legal, StrategyRng(keys, counter).uniform(1)[:, 0])
+        for g in np.flatnonzero(~done):
+            oracles[g].step(int(a[g]))
+        counter += ~done
+        s = GAME.step(s, a)
+    out = GAME.outcome(s)
+    for g in range(games):
+        expected = oracles[g].result()
+        assert oracles[g].done()
+        for key in ("score", "score_cards", "rank", "win_share"):
+            assert np.allclose(out["per_seat"][key][g], expected[key]), (g, key)
+        assert out["per_seat"]["rr_hand_size"][g].tolist() == expected["hand_size"]
+        assert out["per_game"]["end_reason"][g] == expected["end_reason"]
+        assert out["per_game"]["turns"][g] == expected["turns"]
