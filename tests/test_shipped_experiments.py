@@ -1,0 +1,88 @@
+"""Every shipped experiment file (experiments/*.toml) loads, its strategies build for every
+variant, and each Red Rising experiment plays a few games through the real runner with rows
+that follow docs/results_schema.md."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from sim.core import results as res
+from sim.core.experiment import load_experiment
+from sim.core.runner import make_strategies, run_experiment
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted((ROOT / "experiments").glob("*.toml"))
+RED_RISING = [f for f in FILES if load_experiment(f).game == "red_rising"]
+RR_COMPONENTS = ["score_automa_base", "score_cards", "score_fleet", "score_hand_penalty", "score_helium",
+                 "score_influence", "score_sovereign"]
+RR_END_REASONS = {"two_thresholds", "all_thresholds", "stalemate", "round_limit"}
+RR_SCRIPTED = {"rr_fleet_rush", "rr_helium_influence", "rr_end_bonus", "rr_balanced"}
+
+
+def test_there_are_shipped_experiments():
+    names = {f.stem for f in FILES}
+    assert {"red_rising_houses", "red_rising_sovereign", "red_rising_sovereign_sweep", "red_rising_solo"} <= names
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_loads_and_strategies_build(path):
+    exp = load_experiment(path)
+    assert exp.games >= 1 and exp.variants
+    game = exp.game_module()
+    for variant in exp.variants:
+        strategies = make_strategies(exp, variant, game, exp.content(variant))
+        assert len(strategies) == len(exp.seats)
+        assert len(exp.config_hash(variant)) == 16
+
+
+def test_red_rising_questions():
+    sov = load_experiment(ROOT / "experiments/red_rising_sovereign.toml")
+    assert {v: c.sovereign_points for v, c in sov.variants.items()} == {"sovereign10": 10, "sovereign15": 15}
+    assert sov.games == 20000 and sov.variants["sovereign10"].players == 4
+    assert {s.strategy for s in sov.seats} == RR_SCRIPTED
+    # sovereign10 is the seed's rule: the same games as the default experiment
+    houses = load_experiment(ROOT / "experiments/red_rising_houses.toml")
+    assert sov.seed == houses.seed and sov.config_hash("sovereign10") == houses.config_hash("base")
+
+    sweep = load_experiment(ROOT / "experiments/red_rising_sovereign_sweep.toml")
+    assert sweep.sweep == {"sovereign_points": [0, 5, 10, 15, 20]} and sweep.games == 5000
+    assert [c.sovereign_points for c in sweep.variants.values()] == [0, 5, 10, 15, 20]
+    assert [s.strategy for s in sweep.seats] == [s.strategy for s in sov.seats]
+
+    solo = load_experiment(ROOT / "experiments/red_rising_solo.toml")
+    assert solo.sweep == {"automa_level": [1, 2, 3, 4, 5, 6]} and solo.games == 5000
+    assert all(c.players == 1 for c in solo.variants.values()) and len(solo.seats) == 1
+    assert [c.automa_level for c in solo.variants.values()] == [1, 2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize("path", RED_RISING, ids=lambda p: p.stem)
+def test_red_rising_experiment_plays(path, tmp_path):
+    exp = load_experiment(path)
+    names = list(exp.variants)
+    variants = sorted({names[0], names[-1]}, key=names.index)       # first and last (sweep ends)
+    out = run_experiment(exp, tmp_path, games=8, chunk=8, variants=variants)
+    df = res.scan(out).collect()
+    seats = exp.game_module().seats(exp.variants[variants[0]])
+    assert df.height == 8 * len(variants) * seats
+    for col, dtype in res.SCHEMA.items():
+        assert df.schema[col] == dtype, col
+    assert set(RR_COMPONENTS) <= set(df.columns)
+    assert all(df.schema[c] == pl.Int32 for c in df.columns if c.startswith("score_"))
+    assert (df["score"] == df.select(pl.sum_horizontal(c for c in df.columns if c.startswith("score_"))).to_series()).all()
+    assert set(df["variant"].unique()) == set(variants)
+    assert set(df["experiment"].unique()) == {exp.name} and set(df["game_name"].unique()) == {"red_rising"}
+    assert (df["seed"] == exp.seed).all() and sorted(df["game"].unique()) == list(range(8))
+    assert (df["players"] == seats).all()
+    per_game = df.group_by(["variant", "game"]).agg(pl.col("win_share").sum(), pl.len(), pl.col("rank").min())
+    assert (per_game["win_share"].round(9) == 1).all() and (per_game["len"] == seats).all()
+    assert (per_game["rank"] == 1).all()
+    assert set(df["end_reason"].unique()) <= RR_END_REASONS
+    players = df.filter(~pl.col("is_automa"))
+    assert set(players["strategy"].unique()) == {s.strategy for s in exp.seats}
+    automa = df.filter(pl.col("is_automa"))
+    if exp.variants[variants[0]].players == 1:
+        assert automa.height == 8 * len(variants) and set(automa["strategy"].unique()) == {"automa"}
+    else:
+        assert automa.height == 0
