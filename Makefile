@@ -6,11 +6,12 @@ STAMP  := $(VENV)/.installed
 EXP    ?= experiments/red_rising_houses.toml
 JOBS   ?= 2
 OUT    ?= results
+REPORTS ?= reports/out
 ARGS   ?=
 
 .PHONY: help install report run sweep compare test bench clean
 
-help:  ## list the targets
+help:  ## list the targets (variables: EXP, JOBS, OUT, REPORTS, ARGS, A, B)
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
 
 $(STAMP): pyproject.toml
@@ -24,14 +25,14 @@ install: $(STAMP)  ## create .venv and install the project with its test tools
 run: $(STAMP)  ## play experiment EXP (default red_rising_houses) with JOBS workers into OUT
 	$(PY) -m sim run $(EXP) --jobs $(JOBS) --out $(OUT) $(ARGS)
 
-report: run  ## play EXP and write its report: reports/out/<experiment>.pdf and PNGs
-	$(PY) -m sim report $(EXP) --out $(OUT)
+report: run  ## play EXP and write its report: $(REPORTS)/<experiment>.pdf and PNGs
+	$(PY) -m sim report $(EXP) --out $(OUT) --report-dir $(REPORTS)
 
 sweep: run  ## play every point of the sweep in EXP and draw each metric against the parameter
-	$(PY) -m sim report $(EXP) --out $(OUT)
+	$(PY) -m sim report $(EXP) --out $(OUT) --report-dir $(REPORTS)
 
-compare: $(STAMP)  ## compare two experiments or variants: make compare A=x.toml B=y.toml (or FILE.toml:variant)
-	$(PY) -m sim compare $(A) $(B) --out $(OUT) $(ARGS)
+compare: $(STAMP)  ## compare two experiments or variants: make compare A=x.toml:v1 B=x.toml:v2 [ARGS="--games N"]
+	$(PY) -m sim compare $(A) $(B) --out $(OUT) --report-dir $(REPORTS) --jobs $(JOBS) $(ARGS)
 
 test: $(STAMP)  ## run the whole test suite
 	$(PY) -m pytest -n 2 --dist loadfile

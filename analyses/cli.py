@@ -75,6 +75,8 @@ def register(subparsers) -> None:
     cmp_.add_argument("--score-test", choices=["t", "wilcoxon"], default="t",
                       help="score test: t (paired t / Welch) or wilcoxon (signed-rank / Mann-Whitney); default t")
     cmp_.add_argument("--jobs", type=_positive, default=1, help="worker processes when games must be played")
+    cmp_.add_argument("--games", type=_positive,
+                      help="compare games 0..N-1 of each side (experiment files: play them first); default: all")
     cmp_.add_argument("--no-report", action="store_true", help="print the table only, write no PDF/PNGs")
     seq = cmp_.add_argument_group("sequential test (--sequential)")
     seq.add_argument("--sequential", action="store_true",
@@ -178,11 +180,13 @@ def cmd_compare(args) -> int:
     limits = [None, None]
     if args.sequential:
         seq_result, paired_seq, note, limits = _run_sequential(args, specs, exps)
-    elif any(exps):
+    else:
+        if args.games:
+            limits = [args.games, args.games]
         from sim.core.runner import run_experiment
         for e in exps:
             if e is not None:        # play whatever games of the variant are missing (kept shards are reused)
-                run_experiment(e[0], out_root=args.results, jobs=args.jobs, variants=[e[1]])
+                run_experiment(e[0], out_root=args.results, jobs=args.jobs, variants=[e[1]], games=args.games)
     sides = []
     for (path, variant, is_exp), spec, e, limit in zip(specs, (args.a, args.b), exps, limits):
         if e is not None:

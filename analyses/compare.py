@@ -22,6 +22,8 @@ the output says so. Per-game quantities (turns, rounds) are compared too, outsid
 """
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -307,6 +309,11 @@ def _fmt_p(p: float) -> str:
     return "<1e-4" if p < 1e-4 else f"{p:.4f}"
 
 
+def _gain(x: float) -> str:
+    """A pairing gain as text; infinite when the paired differences are all zero."""
+    return f"{x:.1f}x" if math.isfinite(x) else "unboundedly more (paired differences all zero)"
+
+
 def format_comparison(c: Comparison) -> str:
     """The comparison as plain text: what was compared, how, and the per-group tables."""
     a, b = c.a, c.b
@@ -317,31 +324,31 @@ def format_comparison(c: Comparison) -> str:
     lines += [f"method: {m}" for m in c.methods] + [f"note: {n}" for n in c.notes]
     lines.append("")
     lines.append(f"win rate by {c.by} (percentage points, B - A)")
-    head = f"{c.by:<16} {'n':>8} {'A %':>7} {'B %':>7} {'B-A pp':>8} {'95% interval':>18} {'p':>8} {'p Holm':>8}"
+    head = f"{c.by:<20} {'n':>8} {'A %':>7} {'B %':>7} {'B-A pp':>8} {'95% interval':>18} {'p':>8} {'p Holm':>8}"
     lines.append(head)
     for r in c.wins.iter_rows(named=True):
         star = " *" if r["significant"] else ""
-        lines.append(f"{str(r[c.by]):<16} {r['n']:>8,} {100 * r['rate_a']:>7.2f} {100 * r['rate_b']:>7.2f} "
+        lines.append(f"{str(r[c.by]):<20} {r['n']:>8,} {100 * r['rate_a']:>7.2f} {100 * r['rate_b']:>7.2f} "
                      f"{100 * r['diff']:>+8.2f} [{100 * r['lo']:>+7.2f}, {100 * r['hi']:>+7.2f}] "
                      f"{_fmt_p(r['p']):>8} {_fmt_p(r['p_holm']):>8}{star:<2}  {r['test']}")
     lines.append("")
     lines.append(f"score by {c.by} (points, B - A; effect = {'d_z' if c.paired else 'Cohen d'})")
-    lines.append(f"{c.by:<16} {'n':>8} {'A':>8} {'B':>8} {'B-A':>8} {'95% interval':>18} {'effect':>7} "
+    lines.append(f"{c.by:<20} {'n':>8} {'A':>8} {'B':>8} {'B-A':>8} {'95% interval':>18} {'effect':>7} "
                  f"{'p':>8} {'p Holm':>8}")
     for r in c.scores.iter_rows(named=True):
         star = " *" if r["significant"] else ""
-        lines.append(f"{str(r[c.by]):<16} {r['n']:>8,} {r['mean_a']:>8.2f} {r['mean_b']:>8.2f} {r['diff']:>+8.2f} "
+        lines.append(f"{str(r[c.by]):<20} {r['n']:>8,} {r['mean_a']:>8.2f} {r['mean_b']:>8.2f} {r['diff']:>+8.2f} "
                      f"[{r['lo']:>+7.2f}, {r['hi']:>+7.2f}] {r['effect']:>+7.3f} {_fmt_p(r['p']):>8} "
                      f"{_fmt_p(r['p_holm']):>8}{star}")
     if c.paired and "gain" in c.wins.columns:
         gw, gs = c.wins["gain"].drop_nans().median(), c.scores["gain"].drop_nans().median()
         if gw is not None and gs is not None:
-            lines.append(f"pairing gain: an unpaired design would need {gw:.1f}x (win rate) and {gs:.1f}x (score) "
-                         "as many games for intervals this narrow (median over groups)")
+            lines.append(f"pairing gain: an unpaired design would need {_gain(gw)} (win rate) and {_gain(gs)} "
+                         "(score) as many games for intervals this narrow (median over groups)")
     lines.append("")
     lines.append("game length (per game, B - A; not in the Holm families)")
     for r in c.length.iter_rows(named=True):
-        lines.append(f"{r['measure']:<16} {r['n']:>8,} {r['mean_a']:>8.2f} {r['mean_b']:>8.2f} {r['diff']:>+8.2f} "
+        lines.append(f"{r['measure']:<20} {r['n']:>8,} {r['mean_a']:>8.2f} {r['mean_b']:>8.2f} {r['diff']:>+8.2f} "
                      f"[{r['lo']:>+7.2f}, {r['hi']:>+7.2f}] {_fmt_p(r['p']):>8}  ({r['test']})")
     lines.append("* significant after Holm correction")
     return "\n".join(lines)

@@ -43,6 +43,8 @@ class _Writer:
     def __init__(self, pdf: Path, png_dir: Path):
         pdf.parent.mkdir(parents=True, exist_ok=True)
         png_dir.mkdir(parents=True, exist_ok=True)
+        for old in png_dir.glob("*.png"):      # figures of an earlier run must not linger
+            old.unlink()
         self.pdf_path, self.png_dir = pdf, png_dir
         self.pdf = PdfPages(pdf)
         self.pngs: list = []
