@@ -375,7 +375,9 @@ def sweep_metric(table: pl.DataFrame, metric: str, param: str, stamp: Stamp, oth
     ref = df["reference"].drop_nulls().round(9).unique().to_list()
     if len(ref) == 1:
         ax.axhline(ref[0], color=REF, ls="--", lw=1.2, label="fair share" if metric != "balance" else "perfect")
-    if not numeric:
+    if numeric:
+        ax.set_xticks(sorted(values))          # ticks at the swept values, not in between
+    else:
         ax.set_xticks(range(len(values)), [str(v) for v in values], rotation=20 if len(values) > 4 else 0)
     ax.set_xlabel(param)
     ax.set_ylabel(metric)
