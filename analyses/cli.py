@@ -7,43 +7,18 @@ line and turns into exit status 2.
 """
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
+from sim.core.cli import number_type, positive_int
 from sim.core.errors import InputError
 
 SOURCE_HELP = ("results folder (results/<experiment>), a variant's folder, or an experiment file; "
                "append :VARIANT to pick one variant")
 
 
-def _level(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0.5 <= v < 1:
-        raise argparse.ArgumentTypeError(f"expected a confidence level in [0.5, 1), got {v}")
-    return v
-
-
-def _prob(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0 < v < 0.5:
-        raise argparse.ArgumentTypeError(f"expected a probability in (0, 0.5), got {v}")
-    return v
-
-
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {v}")
-    return v
+_level = number_type(float, lambda v: 0.5 <= v < 1, "a confidence level in [0.5, 1)")
+_prob = number_type(float, lambda v: 0 < v < 0.5, "a probability in (0, 0.5)")
+_positive = positive_int
 
 
 def _common(p, out=True):

@@ -17,24 +17,22 @@ from sim.core.errors import InputError
 EXIT_INPUT = 2
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
+def number_type(cast, check, expected: str):
+    """An argparse type: ``cast`` the text, then require ``check(value)`` ("expected ...")."""
+    def parse(text: str):
+        try:
+            value = cast(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {'an integer' if cast is int else 'a number'}, "
+                                             f"got {text!r}") from None
+        if not check(value):
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {value}")
+        return value
+    return parse
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
-    return value
+positive_int = number_type(int, lambda v: v >= 1, "a positive integer")
+non_negative_int = number_type(int, lambda v: v >= 0, "an integer >= 0")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -143,12 +141,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="play an experiment and write its results shards")
     run.add_argument("experiment", help="experiment file (TOML)")
-    run.add_argument("--games", type=_positive, help="number of games per variant (default: the file's)")
-    run.add_argument("--jobs", type=_positive, default=1, help="parallel worker processes (default 1)")
-    run.add_argument("--chunk", type=_positive, help="games per chunk / shard (default: the file's)")
-    run.add_argument("--seed", type=_non_negative, help="experiment seed (default: the file's)")
+    run.add_argument("--games", type=positive_int, help="number of games per variant (default: the file's)")
+    run.add_argument("--jobs", type=positive_int, default=1, help="parallel worker processes (default 1)")
+    run.add_argument("--chunk", type=positive_int, help="games per chunk / shard (default: the file's)")
+    run.add_argument("--seed", type=non_negative_int, help="experiment seed (default: the file's)")
     run.add_argument("--out", default="results", help="results root folder (default results/)")
-    run.add_argument("--first-game", type=_non_negative, default=0, help="index of the first game (default 0)")
+    run.add_argument("--first-game", type=non_negative_int, default=0, help="index of the first game (default 0)")
     run.add_argument("--variant", action="append", help="play only this variant (repeatable)")
     run.add_argument("--backend", default="loky", choices=["loky", "dask"], help="joblib backend (default loky)")
     run.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
@@ -157,9 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="re-play one game alone and print every decision and its effect")
     replay.add_argument("target", help="experiment file or its results folder")
-    replay.add_argument("--game", type=_non_negative, required=True, help="game index")
+    replay.add_argument("--game", type=non_negative_int, required=True, help="game index")
     replay.add_argument("--variant", help="variant name (default: the first)")
-    replay.add_argument("--seed", type=_non_negative, help="seed (default: the experiment's / the results')")
+    replay.add_argument("--seed", type=non_negative_int, help="seed (default: the experiment's / the results')")
     replay.set_defaults(func=cmd_replay)
 
     score = sub.add_parser("score", help="score a described end-of-game position (JSON)")

@@ -8,14 +8,13 @@ documented in docs/experiments.md.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
-import json
 import tomllib
 from pathlib import Path
 
 from sim.core import config as cfg
 from sim.core.errors import InputError
+from sim.core.hashing import stable_hash
 from sim.core.game import game_names, get_game, is_game
 
 SECTIONS = ("experiment", "config", "seats", "variants", "sweep")
@@ -66,8 +65,7 @@ class Experiment:
             "content": game.content_hash(self.content(variant)),
             "seats": [dataclasses.asdict(s) for s in self.seats],
         }
-        text = json.dumps(payload, sort_keys=True, default=str)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return stable_hash(payload)
 
     def with_overrides(self, games=None, seed=None, chunk=None) -> "Experiment":
         changes = {k: v for k, v in (("games", games), ("seed", seed), ("chunk", chunk)) if v is not None}

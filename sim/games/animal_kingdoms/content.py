@@ -10,13 +10,11 @@ CSV files may hold ``#`` comment lines and blank lines.
 from __future__ import annotations
 
 import csv
-import dataclasses
-import hashlib
 import io
-import json
 import tomllib
 from pathlib import Path
 
+from sim.core import hashing
 from sim.core.config import unknown_key_error
 from sim.core.errors import InputError
 from sim.games.animal_kingdoms.config import LEVELS
@@ -272,18 +270,4 @@ def load_content(config, source: str = "<config>") -> Content:
                    sources={k: str(p) for k, p in paths.items()})
 
 
-def plain(value):
-    if dataclasses.is_dataclass(value):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
-
-
-def content_hash(content: Content) -> str:
-    """16 hex chars identifying the loaded content (not where it was read from)."""
-    data = plain(dataclasses.replace(content, sources={}))
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+content_hash = hashing.content_hash   # re-exported: games offer content_hash(content)

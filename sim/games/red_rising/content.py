@@ -20,11 +20,10 @@ from __future__ import annotations
 import csv
 import dataclasses
 import difflib
-import hashlib
-import json
 import tomllib
 from pathlib import Path
 
+from sim.core import hashing
 from sim.core.config import unknown_key_error
 from sim.core.errors import InputError
 from sim.games.red_rising.content_types import (
@@ -540,22 +539,4 @@ def check_houses_for_config(config, houses, source: str, tables_source: str):
 
 # ---- hashing ---------------------------------------------------------------------------------
 
-def plain(value):
-    """A JSON-able canonical form: dataclasses as dicts, sets sorted, tuples as lists."""
-    if dataclasses.is_dataclass(value):
-        return {"__type__": type(value).__name__,
-                **{f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}}
-    if isinstance(value, (set, frozenset)):
-        return sorted(plain(v) for v in value)
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
-
-
-def content_hash(content: Content) -> str:
-    """16 hex chars identifying the loaded content (not where it was read from)."""
-    data = plain(dataclasses.replace(content, sources={}))
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+content_hash = hashing.content_hash   # re-exported: games offer content_hash(content)
