@@ -1,19 +1,21 @@
 """What a player may know (AK-A45, model doc "What a player observes"), and sampling a state from it.
 
-``observe`` copies the public parts of the state plus the observer's own hand, own
-first-retreat tile values and own pending battle choice. Other hands, the deck order, other
+``observe`` gives the public parts of the state (views, ``Public``) plus copies of the
+observer's own hand, own first-retreat tile values and own pending battle choice. Other hands, the deck order, other
 players' tile values, the tiles not yet taken and other players' pending battle choices never
 enter an observation. ``sample_state`` is the inverse used by the lookahead strategy: a full
 state consistent with an observation, the hidden parts dealt at random from its own keys.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from sim.core import rng
-from sim.games.animal_kingdoms.state import BCARD, BMOD, SRESOLVE, State, empty_state
+from sim.games.animal_kingdoms import kernels
+from sim.games.animal_kingdoms.state import BCARD, PACKS, State, empty_state
 
 # Public state fields an observation carries unchanged.
 PUBLIC = ("phase", "dec", "age", "cur", "age_start", "active", "ret_age", "ret_ever", "age_turns", "turns",
@@ -34,10 +36,10 @@ class Obs:
     hand_count: np.ndarray      # int[b, P]: every seat's hand size
     deck_count: np.ndarray      # int[b]
     own_rt: np.ndarray          # int[b, 3]: value of own first-retreat tile of each age, -1 otherwise
-    my_card: np.ndarray         # int16[b]: own pending battle card (SENT = none)
-    my_mods: np.ndarray         # int16[b]: own pending modifier choice (-1 = none)
+    my_card: np.ndarray         # int32[b]: own pending battle card (SENT = none)
+    my_mods: np.ndarray         # int32[b]: own pending modifier choice (-1 = none)
     revealed: np.ndarray        # int16[b, P]: battle cards revealed this round (SENT = none)
-    public: dict                # field name -> array, the PUBLIC fields of the state
+    public: Mapping             # field name -> array, the PUBLIC fields of the state (``Public``)
 
     def __getattr__(self, name):
         public = self.__dict__.get("public")
@@ -46,25 +48,58 @@ class Obs:
         raise AttributeError(name)
 
 
+def _public_views():
+    """(name, pack, column or slice) of every PUBLIC field stored in a pack, else (name, None, None)."""
+    where = {}
+    for pack, names in PACKS.items():
+        i = 0
+        for entry in names:
+            name, width = (entry, None) if isinstance(entry, str) else entry
+            where[name] = (pack, i if width is None else slice(i, i + width))
+            i += 1 if width is None else width
+    return [(f, *where.get(f, (None, None))) for f in PUBLIC]
+
+
+_VIEWS = _public_views()
+# Packs that hold public knowledge only (flow, counters, flags, the board): their PUBLIC fields
+# become views when first read. The other fields (in packs that also hold hands, the deck or
+# pending battle choices) are made at once, so an observation keeps no reference to those packs.
+_LAZY_PACKS = ("gi", "gb", "sb", "ki", "kp")
+_LAZY = {f: (pack, col) for f, pack, col in _VIEWS if pack in _LAZY_PACKS}
+_EAGER = [(f, pack, col) for f, pack, col in _VIEWS if pack not in _LAZY_PACKS]
+
+
+class Public(Mapping):
+    """field name -> array: the PUBLIC fields of a state (views, made on first use where cheap)."""
+
+    def __init__(self, s: State):
+        self._packs = {p: getattr(s, p) for p in _LAZY_PACKS}
+        self._made = {f: getattr(s, f) if pack is None else getattr(s, pack)[..., col] for f, pack, col in _EAGER}
+
+    def __getitem__(self, name):
+        view = self._made.get(name)
+        if view is None:
+            pack, col = _LAZY[name]
+            view = self._made[name] = self._packs[pack][..., col]
+        return view
+
+    def __iter__(self):
+        return iter(PUBLIC)
+
+    def __len__(self):
+        return len(PUBLIC)
+
+
 def observe(s: State, players) -> Obs:
     t = s.t
     b = s.batch
     players = np.asarray(players, dtype=np.int64)
-    rows = np.arange(b)
-    p = np.maximum(players, 0)
-    hand_count = (s.hand != t.N).sum(axis=2)
-    own_rt = np.where(s.rt_owner == p[:, None], s.rt[:, :3], -1)
-    revealed = np.full((b, t.P), t.N, dtype=np.int16)
-    # multi-player: cards are public from the modifier decisions on (they left the hands)
-    shown = (s.phase == BMOD) if not t.solo else np.zeros(b, dtype=bool)
-    revealed[shown] = np.where(s.part[shown], s.bch[shown], t.N)
-    if t.solo:                       # the human's card is revealed with the robot's cards
-        shown = (s.phase == BMOD) | (s.phase == SRESOLVE)
-        revealed[shown, t.human] = s.bch[shown, t.human]
-    return Obs(t=t, player=players, hand=s.hand[rows, p].copy(), hand_count=hand_count,
-               deck_count=(s.dend - s.dtop).astype(np.int64), own_rt=own_rt,
-               my_card=s.bch[rows, p].copy(), my_mods=s.bmod[rows, p].copy(), revealed=revealed,
-               public={f: getattr(s, f) for f in PUBLIC})
+    out = dict(hand=np.empty((b, t.H), dtype=np.int16), hand_count=np.empty((b, t.P), dtype=np.int64),
+               deck_count=np.empty(b, dtype=np.int64), own_rt=np.empty((b, 3), dtype=np.int16),
+               my_card=np.empty(b, dtype=np.int32), my_mods=np.empty(b, dtype=np.int32),
+               revealed=np.empty((b, t.P), dtype=np.int16))
+    kernels.observe_private(s.gi, s.si, s.sb, s.hand, s.rt, kernels.kernel_tables(t)[1], players, *out.values())
+    return Obs(t=t, player=players, public=Public(s), **out)
 
 
 def _public_cards(obs: Obs) -> np.ndarray:

@@ -21,8 +21,9 @@ Layout (N cards, H hand slots, S column slots; ``SENT = N`` is "no card"):
   (chosen card) / ``bmod`` (modifier choice, -1 undecided); council index ``ck``.
 
 The per-game, per-seat and per-kingdom numbers are packed into a few arrays (see ``PACKS``)
-with a named view for each, because the runner copies the state once per array for every
-strategy slot at every step. ``step`` updates a state in place and returns it;
+with a named view for each, and so are the card arrays (int16, ``cards``) and the flags (bool,
+``flags``: ``gb``, ``sb``, ``disc``), because the runner copies the state once per array for
+every strategy slot at every step (``take``): six arrays instead of seventeen. ``step`` updates a state in place and returns it;
 ``sim.core.game.take`` makes copies.
 """
 from __future__ import annotations
@@ -59,25 +60,46 @@ KINGDOM_SEAT = ("ordm", "council")
 PACKS = {"gi": GAME_INT, "gb": GAME_BOOL, "si": SEAT_INT, "sb": SEAT_BOOL, "ki": KINGDOM_INT, "kp": KINGDOM_SEAT}
 
 
+# The packs above (all int32, but kp), the card arrays (all int16) and the flags (all bool) are
+# parts of three arrays, ``ints``, ``cards`` and ``flags``: (name, shape from the tables) in
+# order; ``State.gi``, ``State.hand`` etc. are views.
+INT_PARTS = (("gi", lambda t: (_width(GAME_INT),)), ("si", lambda t: (t.P, _width(SEAT_INT))),
+             ("ki", lambda t: (t.K, _width(KINGDOM_INT))))
+CARD_PARTS = (("hand", lambda t: (t.P, t.H)), ("deck", lambda t: (t.N,)), ("col", lambda t: (t.K, t.S)),
+              ("extra", lambda t: (t.BN + t.RC,)), ("fp", lambda t: (t.K, t.T)), ("rt", lambda t: (t.R,)),
+              ("dorder", lambda t: (t.D,)))
+FLAG_PARTS = (("gb", lambda t: (len(GAME_BOOL),)), ("sb", lambda t: (t.P, len(SEAT_BOOL))),
+              ("disc", lambda t: (t.N,)))
+_PARTS = {}
+
+
+def parts(t: Tables) -> dict:
+    """name -> (pack, first column, stop column, shape) of the parts of ``ints``, ``cards`` and ``flags``."""
+    hit = _PARTS.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    out = {}
+    for pack, spec in (("ints", INT_PARTS), ("cards", CARD_PARTS), ("flags", FLAG_PARTS)):
+        i = 0
+        for name, shape in spec:
+            n = int(np.prod(shape(t)))
+            out[name] = (pack, i, i + n, shape(t))
+            i += n
+        out[pack] = (pack, 0, i, (i,))
+    _PARTS[id(t)] = (t, out)
+    return out
+
+
 @dataclass
 class State:
     t: Tables
     gid: np.ndarray            # int64[B] game index
     deck_key: np.ndarray       # uint64[B] key of the "deck" stream
-    gi: np.ndarray             # int32[B, .] GAME_INT
-    gb: np.ndarray             # bool[B, .] GAME_BOOL
-    si: np.ndarray             # int32[B, P, .] SEAT_INT
-    sb: np.ndarray             # bool[B, P, .] SEAT_BOOL
-    ki: np.ndarray             # int32[B, K, .] KINGDOM_INT
+    ints: np.ndarray           # int32[B, .] INT_PARTS: gi [GAME_INT], si [P, SEAT_INT], ki [K, KINGDOM_INT]
     kp: np.ndarray             # int8[B, K, P, .] KINGDOM_SEAT
-    hand: np.ndarray           # int16[B, P, H]
-    deck: np.ndarray           # int16[B, N]
-    disc: np.ndarray           # bool[B, N]
-    col: np.ndarray            # int16[B, K, S]
-    extra: np.ndarray          # int16[B, BN + RC]: robot bonus cards, then revealed battle cards
-    fp: np.ndarray             # int16[B, K, T]
-    rt: np.ndarray             # int16[B, R]
-    dorder: np.ndarray         # int16[B, D]
+    cards: np.ndarray          # int16[B, .] CARD_PARTS: hand [P, H], deck [N], col [K, S], extra [BN + RC]
+                               #   (robot bonus cards, then revealed battle cards), fp [K, T], rt [R], dorder [D]
+    flags: np.ndarray          # bool[B, .] FLAG_PARTS: gb [GAME_BOOL], sb [P, SEAT_BOOL], disc [N]
 
     @property
     def batch(self) -> int:
@@ -90,6 +112,25 @@ class State:
     @property
     def rcards(self):
         return self.extra[:, self.t.BN:]
+
+
+def _part_view(pack, name):
+    def get(self):
+        a = self.__dict__[pack]
+        cache = self.__dict__.setdefault("_views", {})     # not a field: ``take`` and copies start empty
+        hit = cache.get(name)
+        if hit is not None and hit[0] is a:
+            return hit[1]
+        _, first, stop, shape = parts(self.t)[name]
+        view = a[:, first:stop].reshape((a.shape[0],) + shape, copy=False)
+        cache[name] = (a, view)
+        return view
+    return property(get)
+
+
+for _pack, _spec in (("ints", INT_PARTS), ("cards", CARD_PARTS), ("flags", FLAG_PARTS)):
+    for _name, _ in _spec:
+        setattr(State, _name, _part_view(_pack, _name))
 
 
 def _install_views():
@@ -115,17 +156,17 @@ def _width(names) -> int:
 
 def empty_state(t: Tables, B: int) -> State:
     """A batch of B blank games (zeros, sentinels, full supplies): ``ages.init`` fills it."""
-    P, K, N, H = t.P, t.K, t.N, t.H
+    P, K, N = t.P, t.K, t.N
+    lay = parts(t)
     s = State(t=t, gid=np.zeros(B, dtype=np.int64), deck_key=np.zeros(B, dtype=np.uint64),
-              gi=np.zeros((B, _width(GAME_INT)), dtype=np.int32), gb=np.zeros((B, _width(GAME_BOOL)), dtype=bool),
-              si=np.zeros((B, P, _width(SEAT_INT)), dtype=np.int32),
-              sb=np.zeros((B, P, _width(SEAT_BOOL)), dtype=bool),
-              ki=np.zeros((B, K, _width(KINGDOM_INT)), dtype=np.int32),
+              ints=np.zeros((B,) + lay["ints"][3], dtype=np.int32),
               kp=np.zeros((B, K, P, _width(KINGDOM_SEAT)), dtype=np.int8),
-              hand=np.full((B, P, H), N, dtype=np.int16), deck=np.full((B, N), N, dtype=np.int16),
-              disc=np.zeros((B, N), dtype=bool), col=np.full((B, K, t.S), N, dtype=np.int16),
-              extra=np.full((B, t.BN + t.RC), N, dtype=np.int16), fp=np.zeros((B, K, t.T), dtype=np.int16),
-              rt=np.zeros((B, t.R), dtype=np.int16), dorder=np.zeros((B, t.D), dtype=np.int16))
+              cards=np.zeros((B,) + lay["cards"][3], dtype=np.int16),
+              flags=np.zeros((B,) + lay["flags"][3], dtype=bool))
+    s.hand[:] = N
+    s.deck[:] = N
+    s.col[:] = N
+    s.extra[:] = N
     s.phase[:] = BEGIN
     s.dec[:] = -1
     s.last_rel[:] = -1
