@@ -22,7 +22,8 @@ import dataclasses
 import numpy as np
 
 from strategies import registry
-from strategies.base import Strategy, argmax_tiebreak
+from strategies import animal_kingdoms_kernel as K
+from strategies.base import Strategy
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,100 +52,63 @@ class PlanParams:
 
 
 class _Plan(Strategy):
-    """The shared evaluation; subclasses set ``name`` and ``Params`` (with other defaults)."""
+    """The shared evaluation; subclasses set ``name`` and ``Params`` (with other defaults).
+
+    ``act`` is one numba kernel over the observation arrays (``strategies.animal_kingdoms_kernel``):
+    per game it scores only what the decision needs and picks the best legal action, ties broken
+    by this decision's keyed uniforms (the same choice as ``argmax_tiebreak`` over every action).
+    """
 
     games = ("animal_kingdoms",)
     Params = PlanParams
 
+    def __init__(self, game, content, params):
+        super().__init__(game, content, params)
+        self._packed = {}            # Tables id -> (tables, ip, fw)
+
+    def _pack(self, t):
+        """The kernel's integer layout and float weights for the tables ``t`` (built once per tables)."""
+        got = self._packed.get(id(t))
+        if got is not None and got[0] is t:
+            return got[1], got[2]
+        w, cfg = self.params, t.config
+        ip = np.zeros(15, dtype=np.int64)
+        ip[[K.I_N, K.I_K, K.I_H, K.I_P, K.I_M, K.I_T]] = t.N, t.K, t.H, t.P, t.M, t.T
+        ip[[K.I_A_RALLY, K.I_A_RETREAT, K.I_A_BATTLE, K.I_A_MODS, K.I_A_YES]] = (
+            t.A_RALLY, t.A_RETREAT, t.A_BATTLE, t.A_MODS, t.A_YES)
+        ip[[K.I_SOLO, K.I_ONLY_TILE, K.I_COUNCIL, K.I_MODVAL]] = (
+            bool(t.solo), bool(w.only_for_tile), bool(w.council), cfg.modifier_value)
+        fw = np.zeros(12, dtype=np.float64)
+        fw[K.F_FIRST], fw[K.F_TIE] = w.first, w.tie
+        fw[K.F_SECOND] = w.second * cfg.second_place_points
+        fw[K.F_THIRD] = w.third * cfg.third_place_points
+        fw[K.F_CAPITAL], fw[K.F_SIZE], fw[K.F_SPREAD], fw[K.F_CARD] = w.capital, w.size, w.spread, w.card
+        fw[K.F_RALLY_BELOW], fw[K.F_RETREAT_BELOW] = w.rally_below, w.retreat_below
+        fw[K.F_MAX_RALLIES], fw[K.F_RETREAT_AFTER] = w.max_rallies, w.retreat_after
+        self._packed[id(t)] = (t, ip, fw)
+        return ip, fw
+
     def act(self, obs, legal, rng):
-        t = obs.t
-        b = len(obs.player)
-        values = np.zeros((b, t.A))
-        phase = obs.phase
-        turn = phase == 0
-        if turn.any():
-            values[turn] = self.turn_values(obs, turn, legal[turn])
-        card = phase == 1
-        if card.any():
-            ranks = np.where(obs.hand[card] < t.N, t.rank[np.minimum(obs.hand[card], t.N)], -1)
-            values[card, t.A_BATTLE:t.A_BATTLE + t.H] = ranks
-        mods = phase == 2
-        if mods.any():
-            values[mods, t.A_MODS:t.A_MODS + t.M + 1] = self.mod_values(obs, mods)
-        council = phase == 3
-        if council.any():
-            values[council, t.A_YES] = 1.0 if self.params.council else -1.0
-        return argmax_tiebreak(values, legal, rng.uniform(t.A))
+        ip, fw = self._pack(obs.t)
+        return _choose(obs, legal, rng, np.zeros(len(obs.player), dtype=np.int64), ip[None], fw[None])
 
-    # ---- a turn ------------------------------------------------------------------------
-    def turn_values(self, obs, m, legal):
-        t, w = obs.t, self.params
-        cfg = t.config
-        n = int(m.sum())
-        me = obs.player[m]
-        ar = np.arange(n)
-        hand = obs.hand[m]                                           # [n, H]
-        cnt = (obs.ordm[m].astype(np.int64) + (obs.cap[m][:, :, None] == np.arange(t.P)) + obs.council[m])
-        mine = cnt[ar, :, me]                                        # [n, K]
-        others = np.where(np.arange(t.P)[None, None, :] == me[:, None, None], -1, cnt)
-        fpn = np.minimum(obs.fpn[m].astype(np.int64), t.T - 1)
-        tile = np.take_along_axis(obs.fp[m], fpn[..., None], axis=2)[..., 0].astype(float)
+    @classmethod
+    def act_group(cls, members, which, obs, legal, rng):
+        """Every plan's rows in one kernel call (row i decided by ``members[which[i]]``)."""
+        packs = [m._pack(obs.t) for m in members]
+        ips = np.stack([p[0] for p in packs])
+        fws = np.stack([p[1] for p in packs])
+        return _choose(obs, legal, rng, np.asarray(which, dtype=np.int64), ips, fws)
 
-        def worth(x):                                                # [n, K] points for x markers
-            ahead = (others > x[..., None]).sum(axis=2)
-            level = (others == x[..., None]).sum(axis=2)
-            present = x >= 1
-            v = np.where(ahead == 0, np.where(level == 0, w.first, w.tie) * tile, 0.0)
-            v = np.where(ahead == 1, w.second * cfg.second_place_points, v)
-            v = np.where(ahead == 2, w.third * cfg.third_place_points, v)
-            return np.where(present, v, 0.0)
 
-        gain = worth(mine + 1) - worth(mine)                         # [n, K]
-        ordinary_full = obs.ordm[m].sum(axis=2) >= t.size[None, :] - 1
-        capital = ordinary_full & (obs.cap[m] < 0)
-        bonus = gain + w.size * t.size + w.capital * t.size * capital + w.spread * (mine == 0)
-        rank = np.where(hand < t.N, t.rank[np.minimum(hand, t.N)], 0)
-        claim = bonus[:, None, :] - w.card * rank[:, :, None] / 8.0  # [n, H, K]
-        values = np.full((n, t.A), -1e9)
-        values[:, :t.A_RALLY] = claim.reshape(n, -1)
-        best = np.where(legal[:, :t.A_RALLY], values[:, :t.A_RALLY], -1e9).max(axis=1)
-        # rally: discard the cards no kingdom allows now, else the lowest card
-        playable = legal[:, :t.A_RALLY].reshape(n, t.H, t.K).any(axis=2)
-        valid = hand < t.N
-        dead = valid & ~playable
-        lowest = np.argmin(np.where(valid, rank, 99), axis=1)
-        want = np.where(dead.any(axis=1, keepdims=True), dead, np.arange(t.H)[None, :] == lowest[:, None])
-        subset = (want * (1 << np.arange(t.H))[None, :]).sum(axis=1)
-        may_rally = (best < w.rally_below) & (obs.st_rallies[m][ar, me] < w.max_rallies)
-        rally_value = np.where(may_rally, w.rally_below, -1e8)
-        values[ar, t.A_RALLY + np.maximum(subset, 1) - 1] = rally_value
-        # retreat
-        claims_now = obs.ordm[m][ar, :, me].sum(axis=1) + (obs.cap[m] == me[:, None]).sum(axis=1)
-        tile_free = obs.rt_owner[m][ar, obs.age[m].astype(np.int64)] < 0
-        early = (claims_now >= w.retreat_after) & (tile_free | (not w.only_for_tile))
-        values[:, t.A_RETREAT] = np.where(early, 1e9, w.retreat_below)
-        return values
+_Plan.group = _Plan
 
-    # ---- modifiers after the reveal ----------------------------------------------------
-    def mod_values(self, obs, m):
-        """Use the fewest modifiers that beat every revealed opposing card (else none)."""
-        t = obs.t
-        n = int(m.sum())
-        me = obs.player[m]
-        ar = np.arange(n)
-        rev = obs.revealed[m].astype(np.int64)
-        mine = t.rank[np.minimum(rev[ar, me], t.N)].astype(np.int64)
-        opp = np.where(np.arange(t.P)[None, :] == me[:, None], t.N, rev)
-        if t.solo:
-            opp = obs.rcards[m].astype(np.int64)
-        opp_rank = np.where(opp < t.N, t.rank[np.minimum(opp, t.N)], 0)
-        need_value = opp_rank.max(axis=1) + (0 if t.solo else 1)     # robot needs > value to beat
-        k = np.arange(t.M + 1)[None, :]
-        value = mine[:, None] + t.config.modifier_value * k
-        held = obs.mods[m][ar, me][:, None]
-        wins = (value >= need_value[:, None]) & (k <= held)
-        first_win = np.where(wins.any(axis=1), np.argmax(wins, axis=1), 0)
-        return -np.abs(k - first_win[:, None]).astype(float)
+
+def _choose(obs, legal, rng, which, ips, fws):
+    t = obs.t
+    return K.choose(obs.player, obs.phase, np.ascontiguousarray(legal), rng.keys, rng.counter, obs.hand,
+                    obs.ordm, obs.cap, obs.council, obs.fpn, obs.fp, obs.st_rallies, obs.rt_owner, obs.age,
+                    obs.revealed, obs.rcards, obs.mods, t.rank, t.size, which, ips, fws)
 
 
 class Greedy(_Plan):

@@ -63,14 +63,29 @@ def argmax_tiebreak(values: np.ndarray, legal: np.ndarray, u: np.ndarray) -> np.
 
 
 class Strategy:
-    """Base class: subclasses set ``name``, ``Params`` and implement ``act``."""
+    """Base class: subclasses set ``name``, ``Params`` and implement ``act``.
+
+    Strategies that can decide for several seats in one call (the same code with per-seat
+    parameters) set ``group`` to a common class and implement ``act_group``: the runner then
+    builds one observation and makes one call per step for all those seats, instead of one each.
+    """
 
     name = "strategy"
     Params = NoParams
     games: tuple[str, ...] = ()      # games it can play; empty = any game
+    group = None                     # a class shared by strategies that can act together
 
     def __init__(self, game, content, params):
         self.game, self.content, self.params = game, content, params
 
     def act(self, obs, legal: np.ndarray, rng: StrategyRng) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
+
+    @classmethod
+    def act_group(cls, members: list, which: np.ndarray, obs, legal: np.ndarray, rng: StrategyRng):
+        """Decide for rows played by different ``members``: row i by ``members[which[i]]``.
+
+        Only for classes that set ``group``; the result must equal each member's ``act`` on its
+        own rows.
+        """
+        raise NotImplementedError(f"{cls.__name__} sets no group")

@@ -17,6 +17,13 @@ class RandomStrategy(Strategy):
     def act(self, obs, legal, rng: StrategyRng):
         return choose_uniform(legal, rng.uniform(1)[:, 0])
 
+    @classmethod
+    def act_group(cls, members, which, obs, legal, rng: StrategyRng):
+        return choose_uniform(legal, rng.uniform(1)[:, 0])
+
+
+RandomStrategy.group = RandomStrategy
+
 
 @dataclasses.dataclass(frozen=True)
 class LookaheadParams:

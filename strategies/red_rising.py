@@ -10,6 +10,8 @@ taken (ties broken at random by the strategy's own stream). The value model:
   house ability it triggers), an influence cube, each times the plan's weight;
 * the deck: the mean core value of the cards the player cannot see, plus the die's mean bonus.
 
+The choice is compiled (numba) per game over the observation arrays.
+
 The plans (registered names) differ only in their weights, all settable in the experiment
 file under ``params``: ``rr_fleet_rush`` (fleet first), ``rr_helium_influence`` (helium and
 the Institute), ``rr_end_bonus`` (a hand built around end bonuses), ``rr_balanced``.
@@ -17,12 +19,13 @@ the Institute), ``rr_end_bonus`` (a hand built around end bonuses), ``rr_balance
 from __future__ import annotations
 
 import dataclasses
+
 import numpy as np
+from numba import njit
 
 from sim.games.red_rising import actions as A
-from sim.games.red_rising import zones
 from strategies import registry
-from strategies.base import Strategy, StrategyRng, argmax_tiebreak, jitter
+from strategies.base import Strategy, StrategyRng
 
 KIND = A.KIND
 
@@ -100,92 +103,155 @@ class ScriptedStrategy(Strategy):
     def __init__(self, game, content, params):
         super().__init__(game, content, params)
         self.core, pair, self.has_ability = _card_tables(content)
-        self.both_ways = (pair + pair.T).astype(np.float32)   # one matmul gives both directions
+        self.both_ways = pair + pair.T          # end-bonus points between two cards, both ways
         self.fleet_points = np.asarray(content.fleet_points, dtype=np.float64)
 
-    # -- values ---------------------------------------------------------------------------------
-    def _keep_values(self, obs, hand):
-        """float[b, C]: value of holding each card with the current hand."""
+    def weights(self) -> np.ndarray:
         p = self.params
-        syn = hand.astype(np.float32) @ self.both_ways
-        return p.cards * self.core + p.synergy * syn
-
-    def _bonus_values(self, obs, rows, me):
-        """float[b, 6]: value of the four location bonuses and of die faces helium/fleet/cube."""
-        p, cfg = self.params, obs.config
-        fleet = obs.fleet[rows, me].astype(np.int64)
-        last = len(self.fleet_points) - 1
-        nxt = np.minimum(fleet + 1, last)
-        fleet_gain = p.fleet * (self.fleet_points[nxt] - self.fleet_points[fleet])
-        helium_gain = np.full(len(rows), p.helium * cfg.helium_points, dtype=np.float64)
-        cubes = obs.cubes.astype(np.int64)
-        mine = cubes[rows, me]
-        others = np.where(np.arange(cubes.shape[1])[None, :] == me[:, None], -1, cubes).max(axis=1)
-        rate = np.where(mine + 1 >= others, 4.0, 2.0)
-        cube_gain = np.where(mine < 10, p.influence * (rate + (mine + 1 > others) * 2.0 * mine / 4), 0.0)
-        holder = obs.sovereign == me
-        sov_gain = np.where(holder, 0.0, p.sovereign * cfg.sovereign_points) + 2.0
-        return np.stack([fleet_gain, helium_gain, sov_gain, cube_gain], axis=1)
+        return np.array([p.cards, p.synergy, p.fleet, p.helium, p.influence, p.sovereign,
+                         p.hand_limit_cost, p.scout_bias, p.noise], dtype=np.float64)
 
     def act(self, obs, legal, rng: StrategyRng):
-        b, a = legal.shape
-        rows = np.arange(b)
-        me = np.asarray(obs.player, dtype=np.int64)
-        where = obs.where
-        hand = (where == zones.HAND0 + me[:, None]).astype(np.float64)
-        hand_n = hand.sum(axis=1)
-        keep = self._keep_values(obs, hand)
-        over = np.maximum(hand_n + 1 - obs.config.hand_limit, 0) > 0
-        card_cost = np.where(over, self.params.hand_limit_cost * obs.config.hand_penalty, 0.0)
-        unknown = where == -1
-        deck_card = np.where(unknown.any(axis=1),
-                             (unknown * self.core).sum(axis=1) / np.maximum(unknown.sum(axis=1), 1), 0.0)
-        bonus = self._bonus_values(obs, rows, me)                      # [b, 4]
-        die_mean = (bonus.sum(axis=1) + 2.0) / 6.0
-        tops = obs.top[:, :4].astype(np.int64)                          # [b, 4], -1 empty
-        top_keep = np.where(tops >= 0, keep[rows[:, None], np.maximum(tops, 0)], 0.0)
+        return self.act_group([self], np.zeros(len(legal), np.int64), obs, legal, rng)
 
-        values = np.zeros((b, a))
-        kind = np.asarray(obs.kind)
-        loc = slice(A.LOC0, A.LOC0 + 4)
-        cards = slice(A.CARD0, A.CARD0 + len(self.core))
-        gain_loc = top_keep - card_cost[:, None] + bonus
-        # D1: lead (best gain) or scout (best bonus)
-        values[:, A.LEAD] = np.maximum(gain_loc.max(axis=1), deck_card + die_mean - card_cost)
-        values[:, A.SCOUT] = bonus.max(axis=1) + self.params.scout_bias
-        # D8: gain from a location or the deck
-        g = kind == KIND["gain"]
-        values[g, loc] = gain_loc[g]
-        values[g, A.DECK] = (deck_card + die_mean - card_cost)[g]
-        # D9 scouting: the bonus of the location; D3: deploy where we least want to take from
-        s = kind == KIND["scout_location"]
-        values[s, loc] = bonus[s]
-        d = kind == KIND["deploy_location"]
-        values[d, loc] = -gain_loc[d]
-        # card choices: own cards -> give up the least valuable; other cards -> take the best
-        in_hand = hand.astype(bool)
-        own_choice = np.where(self.has_ability[None, :] > 0, -keep + 3.0, -keep)
-        card_values = np.where(in_hand, own_choice, keep)
-        values[:, cards] = card_values
-        blk = kind == KIND["block"]
-        values[blk, A.NO] = -1e6
-        # target locations: the top card we value most; die faces: the bonus they give
-        t = kind == KIND["target_location"]
-        values[t, loc] = top_keep[t]
-        face = kind == KIND["die_face"]
-        values[face, A.FACE0 + 3] = bonus[face, 1]
-        values[face, A.FACE0 + 4] = bonus[face, 0]
-        values[face, A.FACE0 + 5] = bonus[face, 3]
-        values[:, A.YES] = 1.0
-        # opponents: the one with the most visible points
-        fleet_pts = self.fleet_points[obs.fleet.astype(np.int64)]
-        public = fleet_pts + obs.config.helium_points * obs.helium + 2.0 * obs.cubes + 5.0 * obs.hand_n
-        for k in range(1, 6):
-            if A.OPP0 + k - 1 < a:
-                other = (me + k) % public.shape[1]
-                values[:, A.OPP0 + k - 1] = public[rows, other]
-        noise = jitter(rng.uniform(1)[:, 0], a)
-        return argmax_tiebreak(values + self.params.noise * noise, legal, noise)
+    @classmethod
+    def act_group(cls, members, which, obs, legal, rng: StrategyRng):
+        """All plans share the chooser; each row uses its own plan's weights."""
+        cfg, first = obs.config, members[0]
+        weights = np.stack([m.weights() for m in members])[which]
+        numbers = np.array([cfg.helium_points, cfg.sovereign_points, cfg.hand_limit, cfg.hand_penalty],
+                           dtype=np.float64)
+        return _choose(np.asarray(obs.kind, np.int64), np.asarray(obs.player, np.int64), obs.where, obs.top,
+                       obs.helium, obs.fleet, obs.cubes, obs.sovereign, obs.hand_n, legal,
+                       rng.uniform(1)[:, 0], first.core, first.both_ways, first.has_ability, first.fleet_points,
+                       weights, numbers)
+
+
+# Decision kinds and actions as plain ints for the compiled chooser.
+_K_GAIN, _K_SCOUT, _K_DEPLOY_LOC = KIND["gain"], KIND["scout_location"], KIND["deploy_location"]
+_K_BLOCK, _K_TARGET_LOC, _K_FACE = KIND["block"], KIND["target_location"], KIND["die_face"]
+_PHI = 0.6180339887498949
+
+
+@njit(cache=True)
+def _choose(kind, me, where, top, helium, fleet, cubes, sovereign, hand_n, legal, u,
+            core, both_ways, has_ability, fleet_points, w, numbers):
+    """One action per game: the legal action of highest value (value model of the module doc).
+
+    Compiled per game (scalar code over the batch arrays): the same values as the plan's
+    description, computed only for the actions that are legal in each game.
+    """
+    b, a = legal.shape
+    n_cards = core.shape[0]
+    seats = helium.shape[1]
+    helium_points, sovereign_points, hand_limit, hand_penalty = numbers[0], numbers[1], numbers[2], numbers[3]
+    last = fleet_points.shape[0] - 1
+    out = np.zeros(b, np.int64)
+    hand = np.empty(n_cards, np.int64)
+    keep = np.empty(n_cards, np.float64)
+    bonus = np.empty(4, np.float64)
+    gain_loc = np.empty(4, np.float64)
+    top_keep = np.empty(4, np.float64)
+    for g in range(b):
+        p = me[g]
+        w_cards, w_syn, w_fleet, w_helium, w_inf, w_sov, w_limit, scout_bias, noise = (
+            w[g, 0], w[g, 1], w[g, 2], w[g, 3], w[g, 4], w[g, 5], w[g, 6], w[g, 7], w[g, 8])
+        # own hand, the unknown cards' mean core value, keep values of every card
+        h = 0
+        unknown_sum = 0.0
+        unknown_n = 0
+        for c in range(n_cards):
+            z = where[g, c]
+            if z == 10 + p:
+                hand[h] = c
+                h += 1
+            elif z == -1:
+                unknown_sum += core[c]
+                unknown_n += 1
+        for c in range(n_cards):
+            syn = 0.0
+            for i in range(h):
+                syn += both_ways[hand[i], c]
+            keep[c] = w_cards * core[c] + w_syn * syn
+        deck_card = unknown_sum / unknown_n if unknown_n > 0 else 0.0
+        card_cost = w_limit * hand_penalty if hand_n[g, p] + 1 - hand_limit > 0 else 0.0
+        # location bonuses: Jupiter fleet, Mars helium, Luna Sovereign, Institute cube
+        f = min(max(fleet[g, p], 0), last)
+        bonus[0] = w_fleet * (fleet_points[min(f + 1, last)] - fleet_points[f])
+        bonus[1] = w_helium * helium_points
+        bonus[2] = (0.0 if sovereign[g] == p else w_sov * sovereign_points) + 2.0
+        mine = cubes[g, p]
+        others = -1
+        for q in range(seats):
+            if q != p and cubes[g, q] > others:
+                others = cubes[g, q]
+        rate = 4.0 if mine + 1 >= others else 2.0
+        lead_bonus = 2.0 * mine / 4.0 if mine + 1 > others else 0.0
+        bonus[3] = w_inf * (rate + lead_bonus) if mine < 10 else 0.0
+        die_mean = (bonus[0] + bonus[1] + bonus[2] + bonus[3] + 2.0) / 6.0
+        best_gain = -1e300
+        best_bonus = -1e300
+        for x in range(4):
+            t = top[g, x]
+            top_keep[x] = keep[t] if t >= 0 else 0.0
+            gain_loc[x] = top_keep[x] - card_cost + bonus[x]
+            best_gain = max(best_gain, gain_loc[x])
+            best_bonus = max(best_bonus, bonus[x])
+        deck_value = deck_card + die_mean - card_cost
+        k = kind[g]
+        best = -1e300
+        choice = 0
+        for act in range(a):
+            if not legal[g, act]:
+                continue
+            v = 0.0
+            if act == 0:                                   # lead
+                v = max(best_gain, deck_value)
+            elif act == 1:                                 # scout
+                v = best_bonus + scout_bias
+            elif act < 6:                                  # a location
+                x = act - 2
+                if k == _K_GAIN:
+                    v = gain_loc[x]
+                elif k == _K_SCOUT:
+                    v = bonus[x]
+                elif k == _K_DEPLOY_LOC:
+                    v = -gain_loc[x]
+                elif k == _K_TARGET_LOC:
+                    v = top_keep[x]
+            elif act == 6:                                 # the deck
+                v = deck_value if k == _K_GAIN else 0.0
+            elif act == 7:                                 # yes
+                v = 1.0
+            elif act == 8:                                 # no
+                v = -1e6 if k == _K_BLOCK else 0.0
+            elif act < 15:                                 # die faces (Minerva's re-choice)
+                if k == _K_FACE:
+                    face = act - 8
+                    if face == 4:
+                        v = bonus[1]
+                    elif face == 5:
+                        v = bonus[0]
+                    elif face == 6:
+                        v = bonus[3]
+            elif act < 20:                                 # an opponent: the one with most visible points
+                q = (p + act - 14) % seats
+                v = (fleet_points[min(max(fleet[g, q], 0), last)] + helium_points * helium[g, q]
+                     + 2.0 * cubes[g, q] + 5.0 * hand_n[g, q])
+            else:                                          # a card: give up own cards, take others
+                c = act - 20
+                if where[g, c] == 10 + p:
+                    v = -keep[c] + (3.0 if has_ability[c] > 0 else 0.0)
+                else:
+                    v = keep[c]
+            j = u[g] + (act + 1) * _PHI
+            j -= np.floor(j)
+            v += noise * j + 1e-9 * j
+            if v > best:
+                best = v
+                choice = act
+        out[g] = choice
+    return out
 
 
 def _plan(name: str, **defaults):
@@ -221,5 +287,6 @@ class Balanced(ScriptedStrategy):
     name = "rr_balanced"
 
 
+ScriptedStrategy.group = ScriptedStrategy
 for _cls in (FleetRush, HeliumInfluence, EndBonus, Balanced):
     registry.register(_cls.name, f"strategies.red_rising:{_cls.__name__}")

@@ -34,6 +34,24 @@ def make_strategies(exp: Experiment, variant: str, game, content):
             for i, s in enumerate(exp.seats)]
 
 
+def strategy_groups(strategies):
+    """Slots whose strategies can act in one call (same ``group``), as (members, member index
+    of each slot or -1). Strategies without a group act alone."""
+    groups, by_key = [], {}
+    for slot, strategy in enumerate(strategies):
+        key = strategy.group or ("slot", slot)
+        if key not in by_key:
+            by_key[key] = len(groups)
+            groups.append([])
+        groups[by_key[key]].append(slot)
+    out = []
+    for slots in groups:
+        member_of_slot = np.full(len(strategies), -1, dtype=np.int64)
+        member_of_slot[slots] = np.arange(len(slots))
+        out.append(([strategies[s] for s in slots], member_of_slot))
+    return out
+
+
 def play_games(game, config, content, strategies, seed: int, game_ids: np.ndarray, on_step=None):
     """Play the games ``game_ids`` to the end; returns (outcome dict, game ids in outcome order).
 
@@ -50,6 +68,7 @@ def _play_games(game, config, content, strategies, seed, game_ids, on_step):
     state = game.init(config, content, game_ids, seed)
     keys = np.stack([rngmod.stream_keys(seed, game_ids, "strategy", slot) for slot in range(len(strategies))])
     decisions = np.zeros(len(game_ids), dtype=np.int64)
+    groups = strategy_groups(strategies)
     ids = game_ids.copy()
     live = np.arange(len(game_ids))           # row of each live game in keys/decisions
     finished = []
@@ -68,13 +87,18 @@ def _play_games(game, config, content, strategies, seed, game_ids, on_step):
         slots = game.slot_of(state)[np.arange(len(ids)), np.maximum(decider, 0)]
         actions = np.zeros(len(ids), dtype=np.int64)
         active = ~done
-        for slot, strategy in enumerate(strategies):
-            idx = np.nonzero(active & (slots == slot))[0]
+        for members, member_of_slot in groups:
+            which = member_of_slot[slots]
+            idx = np.nonzero(active & (which >= 0))[0]
             if not len(idx):
                 continue
-            obs = game.observe(take(state, idx), decider[idx])
-            srng = StrategyRng(keys[slot, live[idx]], decisions[live[idx]])
-            actions[idx] = strategy.act(obs, legal[idx], srng)
+            sub = state if len(idx) == len(ids) else take(state, idx)
+            obs = game.observe(sub, decider[idx])
+            srng = StrategyRng(keys[slots[idx], live[idx]], decisions[live[idx]])
+            if len(members) == 1:
+                actions[idx] = members[0].act(obs, legal[idx], srng)
+            else:
+                actions[idx] = type(members[0]).group.act_group(members, which[idx], obs, legal[idx], srng)
         decisions[live[active]] += 1
         if on_step is None:
             state = game.step(state, actions)

@@ -61,6 +61,13 @@ class Observation:
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
+        if self._view is None and name in PUBLIC_FIELDS:      # no copy needed: public as it is
+            return getattr(self._raw, name)
+        if self._view is None and name in _CHEAP_FIELDS:      # one scrubbed field, not the whole state
+            cached = self.__dict__.setdefault("_fields", {})
+            if name not in cached:
+                cached[name] = _CHEAP_FIELDS[name](self._raw, self.player)
+            return cached[name]
         return getattr(self.state, name)
 
     @property
@@ -83,6 +90,35 @@ class Observation:
                 out[:, x, i] = card
                 card = np.where(card >= 0, s.under[rows, np.maximum(card, 0)], -1)
         return out
+
+
+# Observation fields that hold no hidden information, read straight from the state.
+PUBLIC_FIELDS = frozenset({
+    "config", "content", "prog", "helium", "fleet", "cubes", "res", "cap", "sovereign", "house", "slot",
+    "automa", "hand_n", "size", "kind", "decider", "turns", "rounds", "deployed", "flipped",
+    "triggered", "done", "prio", "letter_loc", "luna_bonus", "parity",
+})
+
+
+def _scrubbed_where(s: State, players):
+    w = s.where.copy()
+    w[~visible(s, np.asarray(players, dtype=np.int64))] = UNKNOWN
+    return w
+
+
+def _scrubbed_top(s: State, players):
+    top = s.top.copy()
+    top[:, PILE_DECK] = np.where(s.flipped >= 0, s.flipped, -1)
+    top[:, PILE_AUTOMA] = -1
+    return top
+
+
+def _scrubbed_legal(s: State, players):
+    return s.legal & (s.decider == np.asarray(players))[:, None]
+
+
+# Fields a strategy reads most, each scrubbed on its own exactly as ``scrub`` does it.
+_CHEAP_FIELDS = {"where": _scrubbed_where, "top": _scrubbed_top, "legal": _scrubbed_legal}
 
 
 def visible(s: State, players):
