@@ -46,41 +46,32 @@ def _uniform(key, counter):
 
 
 @njit(cache=True)
-def _worth(x, cnt, me, P, tile, fw):
-    """Points (weighted) kingdom k would give ``me`` with x markers, the others' counts fixed."""
+def _points(x, ahead, level, tile, first, tie, second, third):
+    """Points (weighted) of a kingdom for x markers with ``ahead`` opponents above and ``level`` equal."""
     if x < 1:
         return 0.0
-    ahead = 0
-    level = 0
-    for p in range(P):
-        if p == me:
-            continue
-        c = cnt[p]
-        if c > x:
-            ahead += 1
-        elif c == x:
-            level += 1
     if ahead == 0:
-        return (fw[F_FIRST] if level == 0 else fw[F_TIE]) * tile
+        return (first if level == 0 else tie) * tile
     if ahead == 1:
-        return fw[F_SECOND]
+        return second
     if ahead == 2:
-        return fw[F_THIRD]
+        return third
     return 0.0
 
 
-@njit(cache=True)
-def _turn_values(g, me, vals, legal, hand, ordm, cap, council, fpn, fp, st_rallies, rt_owner, age,
-                 rank, size, ip, fw):
-    N, K, H, P, T = ip[I_N], ip[I_K], ip[I_H], ip[I_P], ip[I_T]
-    A_RALLY, A_RETREAT = ip[I_A_RALLY], ip[I_A_RETREAT]
+@njit(cache=True, inline="always")
+def _turn_values(g, me, vals, cnt, hrank, cost, legal, hand, ordm, cap, council, fpn, fp, st_rallies, rt_owner, age,
+                 rank, size, ips, fws, m):
+    N, K, H, P, T = ips[m, I_N], ips[m, I_K], ips[m, I_H], ips[m, I_P], ips[m, I_T]
+    A_RALLY, A_RETREAT = ips[m, I_A_RALLY], ips[m, I_A_RETREAT]
     for a in range(vals.shape[0]):
         vals[a] = -1e9
-    cnt = np.empty(P, dtype=np.int64)
-    hrank = np.empty(H, dtype=np.int64)
+    card = fws[m, F_CARD]
     for h in range(H):
         c = hand[g, h]
         hrank[h] = rank[c] if c < N else 0
+        cost[h] = card * np.float64(hrank[h]) / 8.0
+    first, tie, second, third = fws[m, F_FIRST], fws[m, F_TIE], fws[m, F_SECOND], fws[m, F_THIRD]
     best = -np.inf
     claims_now = 0
     for k in range(K):
@@ -93,15 +84,24 @@ def _turn_values(g, me, vals, legal, hand, ordm, cap, council, fpn, fp, st_ralli
         mine = cnt[me]
         j = min(np.int64(fpn[g, k]), T - 1)
         tile = np.float64(fp[g, k, j])
-        gain = _worth(mine + 1, cnt, me, P, tile, fw) - _worth(mine, cnt, me, P, tile, fw)
+        ahead0 = level0 = ahead1 = level1 = 0
+        for p in range(P):
+            if p != me:
+                c = cnt[p]
+                ahead0 += c > mine
+                level0 += c == mine
+                ahead1 += c > mine + 1
+                level1 += c == mine + 1
+        gain = (_points(mine + 1, ahead1, level1, tile, first, tie, second, third)
+                - _points(mine, ahead0, level0, tile, first, tie, second, third))
         capital = ordinary >= np.int64(size[k]) - 1 and cap[g, k] < 0
         sz = np.float64(size[k])
-        bonus = gain + fw[F_SIZE] * sz
-        bonus = bonus + (fw[F_CAPITAL] * sz) * (1.0 if capital else 0.0)
-        bonus = bonus + fw[F_SPREAD] * (1.0 if mine == 0 else 0.0)
+        bonus = gain + fws[m, F_SIZE] * sz
+        bonus = bonus + (fws[m, F_CAPITAL] * sz) * (1.0 if capital else 0.0)
+        bonus = bonus + fws[m, F_SPREAD] * (1.0 if mine == 0 else 0.0)
         for h in range(H):
             a = h * K + k
-            v = bonus - fw[F_CARD] * np.float64(hrank[h]) / 8.0
+            v = bonus - cost[h]
             vals[a] = v
             best = max(best, v if legal[g, a] else -1e9)
     # rally: discard the cards no kingdom allows now, else the lowest card
@@ -112,8 +112,7 @@ def _turn_values(g, me, vals, legal, hand, ordm, cap, council, fpn, fp, st_ralli
         valid = hand[g, h] < N
         playable = False
         for k in range(K):
-            if legal[g, h * K + k]:
-                playable = True
+            playable |= legal[g, h * K + k]
         if valid and not playable:
             subset |= 1 << h
         r = hrank[h] if valid else 99
@@ -122,21 +121,21 @@ def _turn_values(g, me, vals, legal, hand, ordm, cap, council, fpn, fp, st_ralli
             lowest = h
     if subset == 0:
         subset = 1 << lowest
-    may_rally = best < fw[F_RALLY_BELOW] and st_rallies[g, me] < fw[F_MAX_RALLIES]
-    vals[A_RALLY + subset - 1] = fw[F_RALLY_BELOW] if may_rally else -1e8
+    may_rally = best < fws[m, F_RALLY_BELOW] and st_rallies[g, me] < fws[m, F_MAX_RALLIES]
+    vals[A_RALLY + subset - 1] = fws[m, F_RALLY_BELOW] if may_rally else -1e8
     # retreat
     tile_free = rt_owner[g, np.int64(age[g])] < 0
-    early = claims_now >= fw[F_RETREAT_AFTER] and (tile_free or ip[I_ONLY_TILE] == 0)
-    vals[A_RETREAT] = 1e9 if early else fw[F_RETREAT_BELOW]
+    early = claims_now >= fws[m, F_RETREAT_AFTER] and (tile_free or ips[m, I_ONLY_TILE] == 0)
+    vals[A_RETREAT] = 1e9 if early else fws[m, F_RETREAT_BELOW]
 
 
-@njit(cache=True)
-def _mod_choice(g, me, revealed, rcards, mods, rank, ip):
+@njit(cache=True, inline="always")
+def _mod_choice(g, me, revealed, rcards, mods, rank, ips, m):
     """The fewest modifiers that beat every revealed opposing card (else none)."""
-    N, P = ip[I_N], ip[I_P]
+    N, P = ips[m, I_N], ips[m, I_P]
     mine = np.int64(rank[min(np.int64(revealed[g, me]), N)])
     need = -(1 << 62)
-    if ip[I_SOLO]:
+    if ips[m, I_SOLO]:
         for i in range(rcards.shape[1]):
             c = np.int64(rcards[g, i])
             need = max(need, np.int64(rank[c]) if c < N else 0)
@@ -146,8 +145,8 @@ def _mod_choice(g, me, revealed, rcards, mods, rank, ip):
             need = max(need, np.int64(rank[c]) if c < N else 0)
         need += 1
     held = np.int64(mods[g, me])
-    for k in range(ip[I_M] + 1):
-        if k <= held and mine + ip[I_MODVAL] * k >= need:
+    for k in range(ips[m, I_M] + 1):
+        if k <= held and mine + ips[m, I_MODVAL] * k >= need:
             return k
     return 0
 
@@ -159,40 +158,44 @@ def choose(player, phase, legal, keys, counter, hand, ordm, cap, council, fpn, f
     b, A = legal.shape
     out = np.zeros(b, dtype=np.int64)
     vals = np.empty(A, dtype=np.float64)
+    cnt = np.empty(ips[0, I_P], dtype=np.int64)
+    hrank = np.empty(ips[0, I_H], dtype=np.int64)
+    cost = np.empty(ips[0, I_H], dtype=np.float64)
     for g in range(b):
-        ip = ips[which[g]]
-        fw = fws[which[g]]
-        N, H, M = ip[I_N], ip[I_H], ip[I_M]
+        m = which[g]
+        N, H, M = ips[m, I_N], ips[m, I_H], ips[m, I_M]
         me = np.int64(player[g])
         ph = phase[g]
         if ph == 0:
-            _turn_values(g, me, vals, legal, hand, ordm, cap, council, fpn, fp, st_rallies, rt_owner, age,
-                         rank, size, ip, fw)
+            _turn_values(g, me, vals, cnt, hrank, cost, legal, hand, ordm, cap, council, fpn, fp, st_rallies,
+                         rt_owner, age, rank, size, ips, fws, m)
         else:
             for a in range(A):
                 vals[a] = 0.0
             if ph == 1:
                 for h in range(H):
                     c = np.int64(hand[g, h])
-                    vals[ip[I_A_BATTLE] + h] = rank[c] if c < N else -1
+                    vals[ips[m, I_A_BATTLE] + h] = rank[c] if c < N else -1
             elif ph == 2:
-                fwin = _mod_choice(g, me, revealed, rcards, mods, rank, ip)
+                fwin = _mod_choice(g, me, revealed, rcards, mods, rank, ips, m)
                 for k in range(M + 1):
-                    vals[ip[I_A_MODS] + k] = -abs(k - fwin)
+                    vals[ips[m, I_A_MODS] + k] = -abs(k - fwin)
             elif ph == 3:
-                vals[ip[I_A_YES]] = 1.0 if ip[I_COUNCIL] else -1.0
-        # argmax over legal actions of vals + 1e-9 * u (first index on equal scores)
+                vals[ips[m, I_A_YES]] = 1.0 if ips[m, I_COUNCIL] else -1.0
+        # argmax over legal actions of vals + 1e-9 * u (first index on equal scores); branch-free
+        # masking first, then the rare candidates within 1e-9 of the best draw their uniform
         top = -np.inf
         for a in range(A):
-            if legal[g, a] and vals[a] > top:
-                top = vals[a]
+            v = vals[a] if legal[g, a] else -np.inf
+            vals[a] = v
+            top = max(top, v)
         pick = 0
         if top > -np.inf:
             bestscore = -np.inf
             base = np.int64(counter[g]) * 1024
             for a in range(A):
-                if legal[g, a] and vals[a] + 1e-9 >= top:
-                    s = vals[a] + 1e-9 * _uniform(keys[g], base + a)
+                if vals[a] + 1e-9 >= top:
+                    s = vals[a] + 1e-9 * _uniform(np.uint64(keys[g]), base + a)
                     if s > bestscore:
                         bestscore = s
                         pick = a
