@@ -133,6 +133,15 @@ _K_BLOCK, _K_TARGET_LOC, _K_FACE = KIND["block"], KIND["target_location"], KIND[
 _PHI = 0.6180339887498949
 
 
+@njit(cache=True, inline="always")
+def _keep(c, hand, h, core, both_ways, w_cards, w_syn):
+    """Value of holding card ``c`` with the ``h`` cards of ``hand``: core value and end bonuses."""
+    syn = 0.0
+    for i in range(h):
+        syn += both_ways[hand[i], c]
+    return w_cards * core[c] + w_syn * syn
+
+
 @njit(cache=True)
 def _choose(kind, me, where, top, helium, fleet, cubes, sovereign, hand_n, legal, u,
             core, both_ways, has_ability, fleet_points, w, numbers):
@@ -148,7 +157,6 @@ def _choose(kind, me, where, top, helium, fleet, cubes, sovereign, hand_n, legal
     last = fleet_points.shape[0] - 1
     out = np.zeros(b, np.int64)
     hand = np.empty(n_cards, np.int64)
-    keep = np.empty(n_cards, np.float64)
     bonus = np.empty(4, np.float64)
     gain_loc = np.empty(4, np.float64)
     top_keep = np.empty(4, np.float64)
@@ -156,24 +164,22 @@ def _choose(kind, me, where, top, helium, fleet, cubes, sovereign, hand_n, legal
         p = me[g]
         w_cards, w_syn, w_fleet, w_helium, w_inf, w_sov, w_limit, scout_bias, noise = (
             w[g, 0], w[g, 1], w[g, 2], w[g, 3], w[g, 4], w[g, 5], w[g, 6], w[g, 7], w[g, 8])
-        # own hand, the unknown cards' mean core value, keep values of every card
+        # own hand; the unknown cards' mean core value only when the deck is an option
         h = 0
-        unknown_sum = 0.0
-        unknown_n = 0
         for c in range(n_cards):
-            z = where[g, c]
-            if z == 10 + p:
+            if where[g, c] == 10 + p:
                 hand[h] = c
                 h += 1
-            elif z == -1:
-                unknown_sum += core[c]
-                unknown_n += 1
-        for c in range(n_cards):
-            syn = 0.0
-            for i in range(h):
-                syn += both_ways[hand[i], c]
-            keep[c] = w_cards * core[c] + w_syn * syn
-        deck_card = unknown_sum / unknown_n if unknown_n > 0 else 0.0
+        deck_card = 0.0
+        if legal[g, 0] or legal[g, 6]:
+            unknown_sum = 0.0
+            unknown_n = 0
+            for c in range(n_cards):
+                if where[g, c] == -1:
+                    unknown_sum += core[c]
+                    unknown_n += 1
+            if unknown_n > 0:
+                deck_card = unknown_sum / unknown_n
         card_cost = w_limit * hand_penalty if hand_n[g, p] + 1 - hand_limit > 0 else 0.0
         # location bonuses: Jupiter fleet, Mars helium, Luna Sovereign, Institute cube
         f = min(max(fleet[g, p], 0), last)
@@ -193,7 +199,7 @@ def _choose(kind, me, where, top, helium, fleet, cubes, sovereign, hand_n, legal
         best_bonus = -1e300
         for x in range(4):
             t = top[g, x]
-            top_keep[x] = keep[t] if t >= 0 else 0.0
+            top_keep[x] = _keep(t, hand, h, core, both_ways, w_cards, w_syn) if t >= 0 else 0.0
             gain_loc[x] = top_keep[x] - card_cost + bonus[x]
             best_gain = max(best_gain, gain_loc[x])
             best_bonus = max(best_bonus, bonus[x])
@@ -240,10 +246,11 @@ def _choose(kind, me, where, top, helium, fleet, cubes, sovereign, hand_n, legal
                      + 2.0 * cubes[g, q] + 5.0 * hand_n[g, q])
             else:                                          # a card: give up own cards, take others
                 c = act - 20
+                keep = _keep(c, hand, h, core, both_ways, w_cards, w_syn)
                 if where[g, c] == 10 + p:
-                    v = -keep[c] + (3.0 if has_ability[c] > 0 else 0.0)
+                    v = -keep + (3.0 if has_ability[c] > 0 else 0.0)
                 else:
-                    v = keep[c]
+                    v = keep
             j = u[g] + (act + 1) * _PHI
             j -= np.floor(j)
             v += noise * j + 1e-9 * j
