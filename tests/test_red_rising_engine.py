@@ -1140,3 +1140,78 @@ def test_engine_matches_oracle_on_every_op_form(config):
         assert out["per_seat"]["rr_hand_size"][g].tolist() == expected["hand_size"]
         assert out["per_game"]["end_reason"][g] == expected["end_reason"]
         assert out["per_game"]["turns"][g] == expected["turns"]
+
+
+# ---- the compiled kernel ----------------------------------------------------------------------
+
+def test_kernel_random_draws_equal_sim_core_rng_bit_for_bit():
+    """The kernel's scalar SplitMix64 (kernel.bits / kernel.integers) is sim.core.rng's, bit for bit."""
+    from sim.games.red_rising import kernel
+
+    keys = rng.stream_keys(7, np.arange(2000), "die")
+    keys[:3] = [0, np.uint64(2**64 - 1), np.uint64(2**63)]
+    counters = np.random.default_rng(0).integers(0, 2**40, size=2000)
+    counters[:3] = [0, 1, 2**62]
+    highs = np.random.default_rng(1).integers(1, 200, size=2000)
+    assert np.array_equal(kernel.bits_array(keys, counters), rng.bits(keys, counters))
+    assert np.array_equal(kernel.integers_array(keys, counters, highs), rng.integers(keys, counters, highs))
+    # the Au Toma shuffle: a stable argsort of the draws, as rng.permutations
+    s = new(players=1, seed=3)
+    s.auto_shuffles[0] = 5
+    from sim.games.red_rising import automa
+    expected = automa.shuffle_order(s.key_automa[:1], s.auto_order.shape[1], s.auto_shuffles[:1])[0]
+    arrays, _ = kernel.pack(s)
+    kernel.build_deck(arrays, 0)
+    assert s.auto_order[0].tolist() == expected.tolist() and s.auto_pos[0] == 4
+
+
+@pytest.mark.parametrize("config", [
+    Config(players=4), Config(players=1, automa_level=6),
+    Config(players=3, threshold_mode="ever_reached", ceres_end_banish="with_own_end_abilities",
+           trade_limit="per_turn_total", chain_deploy_recursive=False)], ids=["4p", "solo", "3p-switches"])
+def test_kernel_equals_the_vectorised_handlers_state_by_state(config):
+    """The compiled kernel (engine.run) and the vectorised handlers (engine.run_vectorised) leave
+    the same state after every step of random games: every array, frames included."""
+    from sim.games.red_rising import engine
+    from sim.games.red_rising.state import FIELDS
+
+    for content in (load_content(config), make_content(fillers=50, special=EXOTIC)):
+        ids = np.arange(40)
+        a_state = GAME.init(config, content, ids, 5)
+        b_state = a_state.copy()
+        keys = rng.stream_keys(5, ids, "kernel")
+        counter = np.zeros(len(ids), np.int64)
+        while not a_state.done.all():
+            acts = choose_uniform(a_state.legal, StrategyRng(keys, counter).uniform(1)[:, 0])
+            counter += 1
+            a_state = GAME.step(a_state, acts)
+            engine.step(b_state, acts, vectorised=True)
+            for name in FIELDS:
+                a, b = getattr(a_state, name), getattr(b_state, name)
+                if name in ("frame", "f_seen"):              # the kernel may grow the stack a little earlier
+                    d = min(a.shape[1], b.shape[1])
+                    a, b = a[:, :d], b[:, :d]
+                assert np.array_equal(a, b), name
+
+
+def test_one_game_batch_replays_its_game_exactly():
+    """A game played alone (a one-game state: the kernel runs it as a two-game pair, see
+    engine._as_pair) goes exactly as inside a batch: same decisions, same final position."""
+    from sim.games.red_rising.state import FIELDS
+
+    config = Config(players=3)
+    content = load_content(config)
+    batch = GAME.init(config, content, np.arange(3), 9)
+    alone = GAME.init(config, content, np.array([1]), 9)
+    keys = rng.stream_keys(9, np.arange(3), "alone")
+    counter = np.zeros(3, np.int64)
+    while not batch.done[1]:
+        acts = choose_uniform(batch.legal, StrategyRng(keys, counter).uniform(1)[:, 0])
+        counter += 1
+        assert np.array_equal(alone.legal[0], batch.legal[1])
+        batch = GAME.step(batch, acts)
+        alone = GAME.step(alone, acts[1:2])
+    assert alone.batch == 1 and alone.done[0]
+    for name in FIELDS:
+        if name not in ("frame", "f_seen", "legal", "action", "kind", "decider", "waiting"):
+            assert np.array_equal(getattr(alone, name)[0], getattr(batch, name)[1]), name

@@ -87,8 +87,9 @@ def _play_games(game, config, content, strategies, seed, game_ids, on_step):
         slots = game.slot_of(state)[np.arange(len(ids)), np.maximum(decider, 0)]
         actions = np.zeros(len(ids), dtype=np.int64)
         active = ~done
+        known = slots < len(strategies)            # slots beyond the seats are automas (no strategy)
         for members, member_of_slot in groups:
-            which = member_of_slot[slots]
+            which = np.where(known, member_of_slot[np.where(known, slots, 0)], -1)
             idx = np.nonzero(active & (which >= 0))[0]
             if not len(idx):
                 continue

@@ -2,6 +2,8 @@
 
 Everything here is a pure procedure of her cards, the priority letters, the Luna bonus card and
 keyed random draws, vectorised over the games given (``g``: indices of games whose Au Toma acts).
+The reference implementation of the kernel's Au Toma (kernel.py, ``engine.run_vectorised``);
+``build_deck`` also deals her deck at setup.
 """
 from __future__ import annotations
 

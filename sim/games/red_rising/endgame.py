@@ -5,6 +5,7 @@ with an end ability in the player's hand when their step starts are resolved one
 chosen with ``end_order`` among those still in hand. With ``ceres_end_banish =
 "with_own_end_abilities"`` the Ceres player may answer ``yes`` instead (banish now, once);
 by default the Ceres player banishes after everyone's step 1. Steps 2..7: ``scoring.py``.
+The handlers are the reference implementation of the kernel's (kernel.py, ``engine.run_vectorised``).
 """
 from __future__ import annotations
 

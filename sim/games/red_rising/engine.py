@@ -1,10 +1,17 @@
-"""The vectorised Red Rising engine: the micro-step loop and the turn flow (docs/red_rising_model.md).
+"""The Red Rising engine: the micro-step loop and the turn flow (docs/red_rising_model.md,
+docs/red_rising_engine.md).
 
 Every game of the batch runs a small state machine. ``state.mop[g]`` names what game ``g`` does
 next; a game waiting for a decision has ``waiting[g]`` set and its answer's handler in ``mop``.
-``step`` stores the answers and runs the loop: in each pass, every game that is neither waiting
-nor done executes its micro-op, grouped by micro-op (one vectorised handler per group), until
-every game waits for a decision or is over. Handlers never loop over games.
+``step`` stores the answers and ``run`` runs every game that is neither waiting nor done until
+it waits for a decision or is over.
+
+``run`` executes the micro-ops with the compiled kernel (kernel.py: a numba loop over the games
+of the batch, scalar code per game, the state in the same batch arrays). The vectorised
+handlers of this module, ops.py, automa.py and endgame.py are the reference implementation of
+those micro-ops: ``run_vectorised`` executes them, grouped by micro-op (one numpy handler per
+group of games, handlers never loop over games); a test requires both to leave identical
+states.
 
 Turn flow (this module): action -> deploy (card, location, deploy ops) -> gain (location
 bonus or die) / scout -> end of turn (trigger, next player, Au Toma's turn, Apollo's extra
@@ -16,10 +23,10 @@ from __future__ import annotations
 import numpy as np
 
 from sim.games.red_rising import actions as A
-from sim.games.red_rising import automa, endgame, ops
+from sim.games.red_rising import automa, endgame, kernel, ops
 from sim.games.red_rising.state import (
-    LOC_UNIT, M, NUM_MOPS, PILE_DECK, R_ROUND_LIMIT, R_STALEMATE, State, add, ask, hand_mask, pop_top, push,
-    push_top, receive_sovereign, to_hand,
+    BACKINGS, LOC_UNIT, M, NUM_MOPS, PILE_DECK, R_ROUND_LIMIT, R_STALEMATE, State, add, ask, grow_frames,
+    hand_mask, pop_top, push, push_top, receive_sovereign, to_hand,
 )
 
 K = A.KIND
@@ -203,7 +210,45 @@ HANDLERS = _handlers()
 
 
 def run(s: State) -> State:
-    """Run every game that is not waiting for a decision until all wait or are done."""
+    """Run every game that is not waiting for a decision until all wait or are done.
+
+    The compiled kernel (kernel.py) runs the micro-op machine game by game; when a game needs
+    a deeper frame stack it stops at a micro-op boundary, the arrays grow here and the kernel
+    goes on.
+    """
+    if s.batch <= 1:
+        return _as_pair(s, run)
+    while True:
+        arrays, prog = kernel.pack(s)
+        g = kernel.run_batch(arrays, prog)
+        if g < 0:
+            return s
+        grow_frames(s, s.frame.shape[1] + 1)
+
+
+def _as_pair(s: State, fn, *args) -> State:
+    """Run ``fn(pair, *args)`` on a two-game copy of a one-game state (the second game is over)
+    and keep the first game. With one row every view of the state is contiguous, and numba would
+    compile the whole kernel again for those array types."""
+    if s.batch == 0:
+        return s
+    from sim.core.game import take
+    pair = take(s, np.array([0, 0]))
+    pair.done[1] = True
+    pair.waiting[1] = False
+    fn(pair, *args)
+    for name in BACKINGS:
+        setattr(s, name, getattr(pair, name)[:1].copy())
+    s.layout = pair.layout
+    return s
+
+
+def run_vectorised(s: State) -> State:
+    """``run`` with the vectorised handlers (the reference implementation of the kernel).
+
+    In each pass, every ready game executes its micro-op, grouped by micro-op (one numpy
+    handler per group), until every game waits for a decision or is over.
+    """
     for _ in range(MAX_PASSES):
         ready = np.flatnonzero(~(s.waiting | s.done))
         if ready.size == 0:
@@ -222,20 +267,20 @@ def run(s: State) -> State:
     raise RuntimeError("Red Rising engine: no decision reached after many passes")
 
 
-def step(s: State, actions) -> State:
+def step(s: State, actions, vectorised: bool = False) -> State:
     """Apply one action per game (ignored for games that are over) and run to the next decisions.
 
-    Updates ``s`` in place and returns it.
+    Updates ``s`` in place and returns it. ``vectorised``: run with the numpy handlers
+    (``run_vectorised``) instead of the compiled kernel.
     """
     actions = np.asarray(actions)
-    g = np.flatnonzero(s.waiting)
-    a = actions[g].astype(np.int64)
-    bad = (a < 0) | (a >= s.legal.shape[1])
-    bad[~bad] = ~s.legal[g[~bad], a[~bad]]
-    if np.count_nonzero(bad):
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"illegal action {int(a[i])} in game {int(s.game_id[g[i]])} "
-                         f"(decision {A.DECISION_KINDS[int(s.kind[g[i]])]})")
-    s.action[g] = a
-    s.waiting[g] = False
-    return run(s)
+    if actions.shape != (s.batch,):
+        raise ValueError(f"expected {s.batch} actions, got an array of shape {actions.shape}")
+    if s.batch == 1 and not vectorised:
+        return _as_pair(s, step, np.concatenate([actions.astype(np.int64), [0]]))
+    arrays, _ = kernel.pack(s)
+    bad = kernel.apply_batch(arrays, actions.astype(np.int64))
+    if bad >= 0:
+        raise ValueError(f"illegal action {int(actions[bad])} in game {int(s.game_id[bad])} "
+                         f"(decision {A.DECISION_KINDS[int(s.kind[bad])]})")
+    return run_vectorised(s) if vectorised else run(s)

@@ -1,5 +1,8 @@
 """The op interpreter: one vectorised handler per micro-op of the compiled program.
 
+These handlers are the reference implementation of the compiled kernel (kernel.py ports each
+of them to scalar code; ``engine.run_vectorised`` runs them; docs/red_rising_engine.md).
+
 Semantics: docs/red_rising_model.md, "Ops". Every handler takes the state and ``g``, the games
 (indices) that execute this micro-op now, all of them at the top frame of their stack. An op
 starts with its ``ENTER`` handler: not possible -> skipped (``prev_done`` false); optional ->

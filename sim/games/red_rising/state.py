@@ -25,6 +25,11 @@ Layout (B games, P seats in turn order, C cards, D frame depth, K seen-set size)
   opponent target and the remaining targets (bitmask of seat offsets), a done flag, "inside a
   chained deploy", a selected card; and the seen set (``f_seen`` [B, D, K], card ids, -1 =
   empty slot). Depth 0 is the turn flow itself.
+
+Storage: each of these arrays (``FIELDS``) is a view of one of six backing arrays, one per
+dtype (``State.layout`` says which columns), so that taking a subset of games copies a few
+arrays (see ``State``). The numpy primitives below are used by setup, ``deal.arrange`` and the
+vectorised reference handlers; the compiled kernel (kernel.py) has scalar copies of them.
 """
 from __future__ import annotations
 
@@ -63,9 +68,68 @@ END_REASONS = ("", "two_thresholds", "all_thresholds", "stalemate", "round_limit
 R_TWO, R_ALL, R_STALEMATE, R_ROUND_LIMIT = 1, 2, 3, 4
 
 
+# the per-game arrays of a State, in layout order (each is a view of a backing array, see State)
+FIELDS = ("where", "under", "top", "size", "hand_n", "res", "cap", "sovereign", "house", "slot", "automa",
+          "prio", "letter_loc", "luna_bonus", "parity", "auto_order", "auto_pos", "auto_shuffles", "key_die",
+          "key_pick", "key_automa", "die_c", "pick_c", "player", "turns", "rounds", "deployed", "skip_gain",
+          "traded", "turn_traded", "changed", "idle", "triggered", "end_reason", "last_turn", "reached", "done",
+          "pend", "flipped", "end_player", "end_pending", "banish_left", "kind", "decider", "legal", "waiting",
+          "action", "mop", "depth", "frame", "f_seen")
+BACKINGS = ("b_i8", "b_i16", "b_i32", "b_u64", "b_bool", "b_legal")
+_BACKING_OF_DTYPE = {np.dtype(np.int8): "b_i8", np.dtype(np.int16): "b_i16", np.dtype(np.int32): "b_i32",
+                     np.dtype(np.uint64): "b_u64", np.dtype(bool): "b_bool"}
+_BACKING_DTYPE = {"b_i8": np.int8, "b_i16": np.int16, "b_i32": np.int32, "b_u64": np.uint64, "b_bool": bool,
+                  "b_legal": bool}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where every per-game array lives: ``slots[name] = (backing, column offset, per-game shape)``."""
+
+    slots: dict
+    widths: dict
+    sizes: dict                     # name -> number of columns
+
+    @staticmethod
+    def build(specs) -> "Layout":
+        """``specs``: (name, per-game shape, dtype) in FIELDS order."""
+        slots, widths, sizes = {}, {b: 0 for b in BACKINGS}, {}
+        for name, shape, dtype in specs:
+            backing = "b_legal" if name == "legal" else _BACKING_OF_DTYPE[np.dtype(dtype)]
+            slots[name] = (backing, widths[backing], tuple(shape))
+            sizes[name] = int(np.prod(shape, dtype=np.int64))
+            widths[backing] += sizes[name]
+        return Layout(slots, widths, sizes)
+
+
+def _view(self, name):
+    backing, off, shape = self.layout.slots[name]
+    b = getattr(self, backing)
+    if not shape:
+        return b[:, off]
+    v = b[:, off:off + self.layout.sizes[name]]
+    v.shape = (b.shape[0],) + shape               # never a copy (raises if a view is impossible)
+    return v
+
+
+def _field(name):
+    def get(self):
+        return _view(self, name)
+
+    def set_(self, value):
+        _view(self, name)[...] = value
+    return property(get, set_, doc=f"``{name}``: a view of its backing array (see State)")
+
+
 @dataclass
 class State:
     """One batch of Red Rising games (see the module docstring for the layout).
+
+    The per-game arrays (``where``, ``res``, ``legal``, ``frame``, ... : ``FIELDS``) are views of
+    a few backing arrays, one per dtype (``b_i8``, ``b_i16``, ``b_i32``, ``b_u64``, ``b_bool``;
+    the legal mask has its own, ``b_legal``), batch axis first: a game is one row of each. So
+    a subset of games (``sim.core.game.take``), a copy or a reordering moves seven arrays (the
+    backings and ``game_id``), not fifty. ``layout`` says where each array lives in its backing array.
 
     ``step`` updates a state in place and returns it; ``sim.core.game.take`` makes a copy.
     """
@@ -74,58 +138,18 @@ class State:
     config: object
     content: object
     seed: int
+    layout: Layout
     game_id: np.ndarray
-    where: np.ndarray
-    under: np.ndarray
-    top: np.ndarray
-    size: np.ndarray
-    hand_n: np.ndarray
-    res: np.ndarray
-    cap: np.ndarray
-    sovereign: np.ndarray
-    house: np.ndarray
-    slot: np.ndarray
-    automa: np.ndarray
-    prio: np.ndarray
-    letter_loc: np.ndarray
-    luna_bonus: np.ndarray
-    parity: np.ndarray
-    auto_order: np.ndarray
-    auto_pos: np.ndarray
-    auto_shuffles: np.ndarray
-    key_die: np.ndarray
-    key_pick: np.ndarray
-    key_automa: np.ndarray
-    die_c: np.ndarray
-    pick_c: np.ndarray
-    player: np.ndarray
-    turns: np.ndarray
-    rounds: np.ndarray
-    deployed: np.ndarray
-    skip_gain: np.ndarray
-    traded: np.ndarray
-    turn_traded: np.ndarray
-    changed: np.ndarray
-    idle: np.ndarray
-    triggered: np.ndarray
-    end_reason: np.ndarray
-    last_turn: np.ndarray
-    reached: np.ndarray
-    done: np.ndarray
-    pend: np.ndarray
-    flipped: np.ndarray
-    end_player: np.ndarray
-    end_pending: np.ndarray
-    banish_left: np.ndarray
-    kind: np.ndarray
-    decider: np.ndarray
-    legal: np.ndarray
-    waiting: np.ndarray
-    action: np.ndarray
-    mop: np.ndarray
-    depth: np.ndarray
-    frame: np.ndarray
-    f_seen: np.ndarray
+    b_i8: np.ndarray
+    b_i16: np.ndarray
+    b_i32: np.ndarray
+    b_u64: np.ndarray
+    b_bool: np.ndarray
+    b_legal: np.ndarray
+
+    for _name in FIELDS:                      # one property per per-game array (not dataclass fields)
+        locals()[_name] = _field(_name)
+    del _name
 
     @property
     def helium(self) -> np.ndarray:
@@ -155,15 +179,15 @@ class State:
 
     @property
     def batch(self) -> int:
-        return self.where.shape[0]
+        return self.game_id.shape[0]
 
     @property
     def seats(self) -> int:
-        return self.res.shape[1]
+        return self.layout.slots["res"][2][0]
 
     @property
     def num_cards(self) -> int:
-        return self.where.shape[1]
+        return self.layout.slots["where"][2][0]
 
     def copy(self) -> "State":
         return dataclasses.replace(self, **{f.name: getattr(self, f.name).copy()
@@ -171,37 +195,47 @@ class State:
                                             if isinstance(getattr(self, f.name), np.ndarray)})
 
 
+def _specs(prog, seats, c, d, k, num_actions, automa_cards):
+    """(name, per-game shape, dtype, initial value) of every per-game array, in FIELDS order."""
+    p = seats
+    i8, i16, i32 = np.int8, np.int16, np.int32
+    specs = [
+        ("where", (c,), i8, zones.OUT), ("under", (c,), i8 if c < 127 else i16, -1), ("top", (6,), i16, -1),
+        ("size", (6,), i16, 0), ("hand_n", (p,), i16, 0), ("res", (p, 3), i16, 0), ("cap", (p, 3), i16, 0),
+        ("sovereign", (), i8, -1), ("house", (p,), i8, -1), ("slot", (p,), i8, 0), ("automa", (), i8, -1),
+        ("prio", (4,), i8, -1), ("letter_loc", (4,), i8, -1), ("luna_bonus", (), i8, -1), ("parity", (), i8, 0),
+        ("auto_order", (max(automa_cards, 1),), i8, -1), ("auto_pos", (), i16, 0), ("auto_shuffles", (), i16, 0),
+        ("key_die", (), np.uint64, 0), ("key_pick", (), np.uint64, 0), ("key_automa", (), np.uint64, 0),
+        ("die_c", (), i32, 0), ("pick_c", (), i32, 0), ("player", (), i8, 0), ("turns", (), i32, 0),
+        ("rounds", (), i16, 0), ("deployed", (4,), bool, False), ("skip_gain", (), bool, False),
+        ("traded", (c + 1,), bool, False), ("turn_traded", (), bool, False), ("changed", (), bool, False),
+        ("idle", (), i16, 0), ("triggered", (), bool, False), ("end_reason", (), i8, 0),
+        ("last_turn", (), bool, False), ("reached", (p, 3), bool, False), ("done", (), bool, False),
+        ("pend", (), i16, -1), ("flipped", (), i16, -1), ("end_player", (), i8, 0),
+        ("end_pending", (c,), bool, False), ("banish_left", (), i8, 0), ("kind", (), i8, 0),
+        ("decider", (), i8, -1), ("legal", (num_actions,), bool, False), ("waiting", (), bool, False),
+        ("action", (), i16, 0), ("mop", (), i16, 0), ("depth", (), i8, 0),
+        ("frame", (d, NREG), prog.reg_dtype, -1), ("f_seen", (d, k), i16, -1),
+    ]
+    assert tuple(x[0] for x in specs) == FIELDS
+    return specs
+
+
+def _allocate(b, layout):
+    return {name: np.zeros((b, layout.widths[name]), dtype=_BACKING_DTYPE[name]) for name in BACKINGS}
+
+
 def empty_state(prog, config, content, seed, game_ids, seats, num_actions, automa_cards) -> State:
     """A state with every array allocated (zeros / -1); ``engine.init`` fills it."""
-    b, p, c, d, k = len(game_ids), seats, len(content.cards), DEPTH, prog.seen_k
-
-    def full(shape, value, dtype):
-        return np.full(shape, value, dtype=dtype)
-
-    return State(
-        prog=prog, config=config, content=content, seed=int(seed),
-        game_id=np.asarray(game_ids, dtype=np.int64).copy(),
-        where=full((b, c), zones.OUT, np.int8), under=full((b, c), -1, np.int8 if c < 127 else np.int16),
-        top=full((b, 6), -1, np.int16), size=full((b, 6), 0, np.int16), hand_n=full((b, p), 0, np.int16),
-        res=full((b, p, 3), 0, np.int16), cap=full((b, p, 3), 0, np.int16), sovereign=full(b, -1, np.int8),
-        house=full((b, p), -1, np.int8), slot=full((b, p), 0, np.int8), automa=full(b, -1, np.int8),
-        prio=full((b, 4), -1, np.int8), letter_loc=full((b, 4), -1, np.int8),
-        luna_bonus=full(b, -1, np.int8), parity=full(b, 0, np.int8),
-        auto_order=full((b, max(automa_cards, 1)), -1, np.int8), auto_pos=full(b, 0, np.int16),
-        auto_shuffles=full(b, 0, np.int16),
-        key_die=np.zeros(b, np.uint64), key_pick=np.zeros(b, np.uint64), key_automa=np.zeros(b, np.uint64),
-        die_c=full(b, 0, np.int32), pick_c=full(b, 0, np.int32),
-        player=full(b, 0, np.int8), turns=full(b, 0, np.int32), rounds=full(b, 0, np.int16),
-        deployed=full((b, 4), False, bool), skip_gain=full(b, False, bool),
-        traded=full((b, c + 1), False, bool), turn_traded=full(b, False, bool), changed=full(b, False, bool),
-        idle=full(b, 0, np.int16), triggered=full(b, False, bool), end_reason=full(b, 0, np.int8),
-        last_turn=full(b, False, bool), reached=full((b, p, 3), False, bool), done=full(b, False, bool),
-        pend=full(b, -1, np.int16), flipped=full(b, -1, np.int16),
-        end_player=full(b, 0, np.int8), end_pending=full((b, c), False, bool), banish_left=full(b, 0, np.int8),
-        kind=full(b, 0, np.int8), decider=full(b, -1, np.int8), legal=full((b, num_actions), False, bool),
-        waiting=full(b, False, bool), action=full(b, 0, np.int16), mop=full(b, 0, np.int16),
-        depth=full(b, 0, np.int8), frame=full((b, d, NREG), -1, prog.reg_dtype), f_seen=full((b, d, k), -1, np.int16),
-    )
+    b, c = len(game_ids), len(content.cards)
+    specs = _specs(prog, seats, c, DEPTH, prog.seen_k, num_actions, automa_cards)
+    layout = Layout.build([x[:3] for x in specs])
+    s = State(prog=prog, config=config, content=content, seed=int(seed), layout=layout,
+              game_id=np.asarray(game_ids, dtype=np.int64).copy(), **_allocate(b, layout))
+    for name, _, _, value in specs:
+        if value:
+            setattr(s, name, value)
+    return s
 
 
 # ---- piles (linked lists) ------------------------------------------------------------------------
@@ -455,16 +489,31 @@ def push(s: State, g, pc, actor, this, card, chain, seen=None):
 
 
 def grow_frames(s: State, depth: int):
-    """Make room for ``depth`` frames per game (deep ``deploy_another`` chains are rare)."""
+    """Make room for ``depth`` frames per game (deep ``deploy_another`` chains are rare).
+
+    The frame arrays live in the backing arrays, so those are laid out anew (every view of the
+    old ones is then stale: take the state's attributes again).
+    """
     if depth > MAX_DEPTH:
         raise RuntimeError(f"Red Rising engine: op nesting deeper than {MAX_DEPTH} frames")
     new = max(depth, 2 * s.frame.shape[1])
-    b, d = s.frame.shape[:2]
-    frame = np.full((b, new, NREG), -1, dtype=s.frame.dtype)
-    frame[:, :d] = s.frame
-    seen = np.full((b, new, s.f_seen.shape[2]), -1, dtype=s.f_seen.dtype)
-    seen[:, :d] = s.f_seen
-    s.frame, s.f_seen = frame, seen
+    old = {name: getattr(s, name) for name in FIELDS}
+    specs = []
+    for name, (backing, _, shape) in s.layout.slots.items():
+        dtype = old[name].dtype
+        specs.append((name, (new,) + shape[1:] if name in ("frame", "f_seen") else shape, dtype))
+    layout = Layout.build(specs)
+    backings = _allocate(s.batch, layout)
+    for name, value in backings.items():
+        setattr(s, name, value)
+    s.layout = layout
+    for name in FIELDS:
+        if name in ("frame", "f_seen"):
+            view = getattr(s, name)
+            view[...] = -1
+            view[:, :old[name].shape[1]] = old[name]
+        else:
+            setattr(s, name, old[name])
 
 
 def advance(s: State, g, d, prev):
