@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from numba import njit
 
 from sim.core import rng as rngmod
 
@@ -40,10 +41,25 @@ class StrategyRng:
 
 def choose_uniform(legal: np.ndarray, u: np.ndarray) -> np.ndarray:
     """Pick, per row, the legal action of rank floor(u * n_legal) (u: float[b])."""
-    counts = legal.sum(axis=1)
-    rank = np.minimum((u * counts).astype(np.int64), np.maximum(counts - 1, 0))
-    cum = np.cumsum(legal, axis=1)
-    return np.argmax(cum > rank[:, None], axis=1)
+    return _choose_uniform(legal, np.asarray(u, dtype=np.float64))
+
+
+@njit(cache=True)
+def _choose_uniform(legal, u):
+    b, a = legal.shape
+    out = np.zeros(b, np.int64)
+    for g in range(b):
+        count = 0
+        for act in range(a):
+            count += legal[g, act]
+        rank = min(int(u[g] * count), max(count - 1, 0))
+        for act in range(a):
+            if legal[g, act]:
+                if rank == 0:
+                    out[g] = act
+                    break
+                rank -= 1
+    return out
 
 
 def jitter(u: np.ndarray, a: int) -> np.ndarray:
