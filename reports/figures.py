@@ -47,6 +47,17 @@ class Stamp:
         return line
 
 
+
+def _errorbar(ax, *args, xerr=None, yerr=None, **kwargs):
+    """``ax.errorbar`` with interval half-widths clipped at 0.
+
+    An estimate at a bound (a share of exactly 0 or 1) can sit a rounding error outside its
+    interval, which matplotlib rejects as a negative error bar.
+    """
+    def clip(err):
+        return None if err is None else np.maximum(np.asarray(err, dtype=float), 0.0)
+    return ax.errorbar(*args, xerr=clip(xerr), yerr=clip(yerr), **kwargs)
+
 def _finish(fig, stamp: Stamp, title: str):
     fig.suptitle(title, fontsize=13, fontweight="bold", x=0.01, ha="left")
     fig.text(0.01, 0.012, stamp.text(), fontsize=8, color="0.3", ha="left", va="bottom")
@@ -95,7 +106,7 @@ def win_rate_dots(rates: pl.DataFrame, by: str, stamp: Stamp, level: float, titl
     y = np.arange(n)
     for i, row in enumerate(df.iter_rows(named=True)):
         c = _colour(row)
-        ax.errorbar(row["win_rate"], i, xerr=[[row["win_rate"] - row["lo"]], [row["hi"] - row["win_rate"]]],
+        _errorbar(ax, row["win_rate"], i, xerr=[[row["win_rate"] - row["lo"]], [row["hi"] - row["win_rate"]]],
                     fmt="o", color=c, ecolor=c, capsize=4, ms=7, lw=2)
         ax.plot([row["fair"]] * 2, [i - 0.38, i + 0.38], color=REF, ls="--", lw=1.2)
         label = f"{100 * row['win_rate']:.1f}%  [{100 * row['lo']:.1f}, {100 * row['hi']:.1f}]"
@@ -123,7 +134,7 @@ def seat_advantage(by_seat: pl.DataFrame, stamp: Stamp, level: float):
         df = by_seat.filter(pl.col("players") == p).sort("seat")
         for row in df.iter_rows(named=True):
             c = _colour(row)
-            ax.errorbar(row["seat"], row["win_rate"], yerr=[[row["win_rate"] - row["lo"]], [row["hi"] - row["win_rate"]]],
+            _errorbar(ax, row["seat"], row["win_rate"], yerr=[[row["win_rate"] - row["lo"]], [row["hi"] - row["win_rate"]]],
                         fmt="o", color=c, ecolor=c, capsize=5, ms=8, lw=2)
             ax.annotate(f"{100 * row['win_rate']:.1f}%" + (" *" if row["significant"] else ""),
                         (row["seat"], row["hi"]), xytext=(0, 5), textcoords="offset points", ha="center",
@@ -186,7 +197,7 @@ def score_distributions(summary: pl.DataFrame, by: str, components: list, stamp:
     ax.bxp(stats_, **_HORIZONTAL, showfliers=False, widths=0.55, patch_artist=True,
            boxprops={"facecolor": "#d9e6f2", "edgecolor": "#345"}, medianprops={"color": "#345"})
     for i, r in enumerate(df.iter_rows(named=True), start=1):
-        ax.errorbar(r["mean"], i, xerr=[[r["mean"] - r["lo"]], [r["hi"] - r["mean"]]], fmt="D", color="black",
+        _errorbar(ax, r["mean"], i, xerr=[[r["mean"] - r["lo"]], [r["hi"] - r["mean"]]], fmt="D", color="black",
                     ms=5, capsize=3)
     ax.set_xlabel("final score (box: quartiles, whiskers: 5% to 95%, diamond: mean with interval)")
     ax.grid(axis="x", alpha=0.3)
@@ -220,7 +231,7 @@ def ratings_forest(table: pl.DataFrame, entity: str, stamp: Stamp):
     for i, r in enumerate(df.iter_rows(named=True)):
         sig = r["elo_lo"] > 0 or r["elo_hi"] < 0
         c = (UP if r["elo"] > 0 else DOWN) if sig else NEUTRAL
-        ax.errorbar(r["elo"], i, xerr=[[r["elo"] - r["elo_lo"]], [r["elo_hi"] - r["elo"]]], fmt="o", color=c,
+        _errorbar(ax, r["elo"], i, xerr=[[r["elo"] - r["elo_lo"]], [r["elo_hi"] - r["elo"]]], fmt="o", color=c,
                     capsize=4, ms=7, lw=2)
         ax.annotate(f"{r['elo']:+.0f}  (beats an average {entity} {100 * r['p_beat_avg']:.1f}%)",
                     (max(r["elo_hi"], 0), i), xytext=(6, 0), textcoords="offset points", va="center", fontsize=8.5,
@@ -252,7 +263,7 @@ def game_length(length_counts: pl.DataFrame, length: pl.DataFrame, margin: pl.Da
     bx.bxp([{"med": m["q50"], "q1": m["q25"], "q3": m["q75"], "whislo": m["q05"], "whishi": m["q95"],
              "label": "all games", "fliers": []}], showfliers=False, widths=0.5, patch_artist=True,
            boxprops={"facecolor": "#d9e6f2"}, medianprops={"color": "#345"})
-    bx.errorbar(1, m["mean"], yerr=[[m["mean"] - m["lo"]], [m["hi"] - m["mean"]]], fmt="D", color="black",
+    _errorbar(bx, 1, m["mean"], yerr=[[m["mean"] - m["lo"]], [m["hi"] - m["mean"]]], fmt="D", color="black",
                 capsize=4)
     bx.set_title(f"margin of victory: mean {m['mean']:.1f} [{m['lo']:.1f}, {m['hi']:.1f}]", fontsize=10)
     bx.set_ylabel("winner's score - best other score (0 if shared)")
@@ -265,7 +276,7 @@ def end_reasons(table: pl.DataFrame, shared: dict, stamp: Stamp):
     fig, ax = plt.subplots(figsize=(10, max(3, 0.5 * df.height + 2)))
     y = np.arange(df.height)
     ax.barh(y, df["share"].to_numpy(), color="#6a8caf", height=0.6)
-    ax.errorbar(df["share"].to_numpy(), y, xerr=[df["share"].to_numpy() - df["lo"].to_numpy(),
+    _errorbar(ax, df["share"].to_numpy(), y, xerr=[df["share"].to_numpy() - df["lo"].to_numpy(),
                                                  df["hi"].to_numpy() - df["share"].to_numpy()],
                 fmt="none", ecolor="black", capsize=4)
     for i, r in enumerate(df.iter_rows(named=True)):
@@ -287,7 +298,7 @@ def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, sc
     fig, ax = plt.subplots(figsize=(10, max(3.5, 0.5 * n + 2)))
     for i, r in enumerate(df.iter_rows(named=True)):
         c = (UP if r["diff"] > 0 else DOWN) if r["significant"] else NEUTRAL
-        ax.errorbar(scale * r["diff"], i, xerr=[[scale * (r["diff"] - r["lo"])], [scale * (r["hi"] - r["diff"])]],
+        _errorbar(ax, scale * r["diff"], i, xerr=[[scale * (r["diff"] - r["lo"])], [scale * (r["hi"] - r["diff"])]],
                     fmt="o", color=c, capsize=4, ms=7, lw=2)
         ax.annotate(f"{scale * r['diff']:+.2f} [{scale * r['lo']:+.2f}, {scale * r['hi']:+.2f}]  p_Holm "
                     f"{r['p_holm']:.3g}" + ("  *" if r["significant"] else ""),
@@ -371,7 +382,7 @@ def sweep_metric(table: pl.DataFrame, metric: str, param: str, stamp: Stamp, oth
         else:                             # named variants: points with interval bars, no lines
             x = x + 0.25 * (k - (len(parts) - 1) / 2) / max(len(parts), 1)
             err = None if np.all(np.isnan(lo)) else [est - lo, hi - est]
-            ax.errorbar(x, est, yerr=err, fmt="o", color=cmap(k % 10), label=label, capsize=4, ms=6)
+            _errorbar(ax, x, est, yerr=err, fmt="o", color=cmap(k % 10), label=label, capsize=4, ms=6)
     ref = df["reference"].drop_nulls().round(9).unique().to_list()
     if len(ref) == 1:
         ax.axhline(ref[0], color=REF, ls="--", lw=1.2, label="fair share" if metric != "balance" else "perfect")

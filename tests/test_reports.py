@@ -78,3 +78,13 @@ def test_compare_report_with_sequential_paths(tmp_path):
 def test_safe_name():
     assert safe_name("a/b c:d") == "a_b_c_d"
     assert safe_name("power=1.5,x=2") == "power=1.5,x=2"
+
+
+def test_error_bars_at_a_bound_do_not_fail():
+    """A share of exactly 1 can sit a rounding error above its Wilson upper bound."""
+    import matplotlib.pyplot as plt
+    from reports.figures import _errorbar
+    fig, ax = plt.subplots()
+    bars = _errorbar(ax, [1.0], [0], xerr=[[0.02], [-1e-16]], fmt="o")
+    assert bars is not None
+    plt.close(fig)
