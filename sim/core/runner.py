@@ -82,24 +82,8 @@ def _play_games(game, config, content, strategies, seed, game_ids, on_step):
                 if not len(ids):
                     break
                 done = done[keep]
-        decider = game.decider(state)
-        legal = game.legal_actions(state)
-        slots = game.slot_of(state)[np.arange(len(ids)), np.maximum(decider, 0)]
-        actions = np.zeros(len(ids), dtype=np.int64)
         active = ~done
-        known = slots < len(strategies)            # slots beyond the seats are automas (no strategy)
-        for members, member_of_slot in groups:
-            which = np.where(known, member_of_slot[np.where(known, slots, 0)], -1)
-            idx = np.nonzero(active & (which >= 0))[0]
-            if not len(idx):
-                continue
-            sub = state if len(idx) == len(ids) else take(state, idx)
-            obs = game.observe(sub, decider[idx])
-            srng = StrategyRng(keys[slots[idx], live[idx]], decisions[live[idx]])
-            if len(members) == 1:
-                actions[idx] = members[0].act(obs, legal[idx], srng)
-            else:
-                actions[idx] = type(members[0]).group.act_group(members, which[idx], obs, legal[idx], srng)
+        actions = _choose_actions(game, state, active, groups, keys[:, live], decisions[live], len(strategies))
         decisions[live[active]] += 1
         if on_step is None:
             state = game.step(state, actions)
@@ -108,6 +92,28 @@ def _play_games(game, config, content, strategies, seed, game_ids, on_step):
             state = game.step(state, actions)
             on_step(before, state, actions)
     return _concat_outcomes(finished)
+
+
+def _choose_actions(game, state, active, groups, keys, decisions, n_strategies):
+    """One action per game of the batch: each strategy group decides for the seats it plays."""
+    n = len(active)
+    decider = game.decider(state)
+    legal = game.legal_actions(state)
+    slots = game.slot_of(state)[np.arange(n), np.maximum(decider, 0)]
+    known = slots < n_strategies                    # slots beyond the seats are automas (no strategy)
+    actions = np.zeros(n, dtype=np.int64)
+    for members, member_of_slot in groups:
+        which = np.where(known, member_of_slot[np.where(known, slots, 0)], -1)
+        idx = np.nonzero(active & (which >= 0))[0]
+        if not len(idx):
+            continue
+        obs = game.observe(state if len(idx) == n else take(state, idx), decider[idx])
+        srng = StrategyRng(keys[slots[idx], idx], decisions[idx])
+        if len(members) == 1:
+            actions[idx] = members[0].act(obs, legal[idx], srng)
+        else:
+            actions[idx] = type(members[0]).group.act_group(members, which[idx], obs, legal[idx], srng)
+    return actions
 
 
 def _concat_outcomes(parts):
