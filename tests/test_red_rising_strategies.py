@@ -105,3 +105,26 @@ def test_weights_come_from_the_experiment_and_are_checked():
         registry.make("rr_fleet_rush", {"fleat": 5.0}, GAME, content)
     with pytest.raises(InputError, match=r"seats.params.fleet: expected float"):
         registry.make("rr_fleet_rush", {"fleet": "fast"}, GAME, content)
+
+
+def test_grouped_plans_choose_as_each_plan_alone():
+    """The runner asks the four plans in one call (act_group); each row uses its own plan's
+    weights, so the games are exactly those of the plans asked one by one."""
+    config = Config(players=4)
+    content = load_content(config)
+    plans = [registry.make(name, {}, GAME, content) for name in SCRIPTED]
+    grouped, _ = play_games(GAME, config, content, plans, 21, np.arange(64))
+
+    class Alone:
+        """A plan without its group: the runner asks it for its own seats only."""
+        group = None
+
+        def __init__(self, plan):
+            self.plan = plan
+
+        def act(self, obs, legal, rng):
+            return self.plan.act(obs, legal, rng)
+
+    alone, _ = play_games(GAME, config, content, [Alone(p) for p in plans], 21, np.arange(64))
+    for key in ("score", "rank", "win_share"):
+        np.testing.assert_array_equal(grouped["per_seat"][key], alone["per_seat"][key])
