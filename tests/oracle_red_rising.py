@@ -60,6 +60,10 @@ C17 ``ceres_banish`` is applied by the content loader (content.houses is used as
 C18 ``lose sovereign`` (and paying it in a trade) puts the token back beside the board.
 C19 Au Toma deck shuffles use len(content.automa_cards) (22) and set the first 4 aside; a
     rebuild happens whenever she must draw from an empty deck (RR-A26).
+C20 The die is ``content.die_faces`` (face f gives bonus die_faces[f - 1], RR-R22). Minerva's
+    re-choice (RR-R36) happens when the rolled face's bonus is "sovereign" and offers every face
+    whose bonus is not; with no such face she gains nothing. Au Toma (RR-V46) re-rolls until a
+    face whose bonus she can gain, and does not roll when no face of the die has one.
 """
 from __future__ import annotations
 
@@ -79,7 +83,6 @@ CUBES = 10                      # influence cubes per house (RR-S9)
 START_HAND = 5                  # RR-S6
 AUTOMA_START_HAND = 2           # RR-V8
 SET_ASIDE = 4                   # RR-V3
-NON_SOVEREIGN_FACES = (1, 2, 4, 5, 6)
 BONUS_RES = {JUPITER: "fleet", MARS: "helium", INSTITUTE: "influence"}   # Luna: the Sovereign
 RESOURCE_ATTR = {"helium": "helium", "fleet": "fleet", "influence": "cubes"}
 
@@ -455,30 +458,38 @@ class OracleGame:
 
     # ------------------------------------------------------------------ the die (RR-R22..R25, R36)
 
+    def _face_bonus(self, face: int) -> str:
+        """The bonus of die face ``face`` (1..6) of this content's die (RR-R22)."""
+        return self.content.die_faces[face - 1]
+
     def _roll_and_gain(self, p: int, rechoose: bool = False):
         face = self._roll()
-        self._say(f"    P{p} rolls {face}")
-        if face == 3 and rechoose:
-            a = yield from self._ask(p, "die_face", [act.FACE0 + f - 1 for f in NON_SOVEREIGN_FACES])
+        self._say(f"    P{p} rolls {face} ({self._face_bonus(face)})")
+        if self._face_bonus(face) == "sovereign" and rechoose:
+            others = [f for f in range(1, 7) if self._face_bonus(f) != "sovereign"]
+            if not others:
+                return
+            a = yield from self._ask(p, "die_face", [act.FACE0 + f - 1 for f in others])
             face = a - act.FACE0 + 1
         yield from self._apply_face(p, face)
 
     def _apply_face(self, p: int, face: int):
         """A player gains one die face's bonus, making the choices it needs."""
-        if face == 1:
+        bonus = self._face_bonus(face)
+        if bonus == "banish":
             full = [x for x in ALL_LOCS if self.stacks[x]]
             if full:
                 a = yield from self._ask(p, "target_location", [act.LOC0 + x for x in full])
                 self._banish(self._top(a - act.LOC0))
-        elif face == 2:
+        elif bonus == "place":
             if self.deck:
                 c = self._flip()
                 a = yield from self._ask(p, "place_location", [act.LOC0 + x for x in ALL_LOCS])
                 self._place(c, a - act.LOC0)
-        elif face == 3:
+        elif bonus == "sovereign":
             yield from self._receive_sovereign(p)
         else:
-            yield from self._gain(p, {4: "helium", 5: "fleet", 6: "influence"}[face], 1)
+            yield from self._gain(p, bonus, 1)
 
     # ------------------------------------------------------------------ end trigger (RR-E1..E3, RR-A15)
 
@@ -1028,22 +1039,24 @@ class OracleGame:
     def _automa_free_die(self, p: int):
         """RR-V46, RR-A36: re-roll until a face she can gain; choices by priority letters."""
         full = [x for x in (self.loc_of_letter[k] for k in "ABCD") if self.stacks[x]]
-        can = {1: bool(full), 2: bool(self.deck), 3: self.sovereign != p,
-               4: self._room(p, "helium") > 0, 5: self._room(p, "fleet") > 0, 6: self._room(p, "influence") > 0}
-        if not any(can.values()):
+        can = {"banish": bool(full), "place": bool(self.deck), "sovereign": self.sovereign != p,
+               "helium": self._room(p, "helium") > 0, "fleet": self._room(p, "fleet") > 0,
+               "influence": self._room(p, "influence") > 0}
+        if not any(can[self._face_bonus(f)] for f in range(1, 7)):
             return
         face = self._roll()
-        while not can[face]:
+        while not can[self._face_bonus(face)]:
             face = self._roll()
-        self._say(f"    Au Toma rolls {face}")
-        if face == 1:
+        bonus = self._face_bonus(face)
+        self._say(f"    Au Toma rolls {face} ({bonus})")
+        if bonus == "banish":
             self._banish(self._top(full[0]))
-        elif face == 2:
+        elif bonus == "place":
             self._place(self._flip(), self.loc_of_letter["A"])
-        elif face == 3:
+        elif bonus == "sovereign":
             self._take_token(p)
         else:
-            self._automa_plain_bonus(p, {4: MARS, 5: JUPITER, 6: INSTITUTE}[face])
+            self._automa_plain_bonus(p, {"helium": MARS, "fleet": JUPITER, "influence": INSTITUTE}[bonus])
 
     # ------------------------------------------------------------------ end of the game (RR-E7, E8)
 

@@ -13,7 +13,7 @@ from sim.games.red_rising.config import Config
 from sim.games.red_rising.content import (
     COND_KINDS, DATA_DIR, END_BONUS_KINDS, OP_PARAMS, content_hash, load_content,
 )
-from sim.games.red_rising.content_types import OPPONENT_ACTIONS, Filter
+from sim.games.red_rising.content_types import DIE_BONUSES, OPPONENT_ACTIONS, Content, Filter
 
 RR_A2_COLOURS = ("Red", "Orange", "Yellow", "Green", "Blue", "Violet", "Copper",
                  "Silver", "Gold", "Grey", "Obsidian", "Pink", "White", "Brown")
@@ -229,6 +229,27 @@ def test_house_minerva_RR_R36_RR_A35(content):
     assert (op.op, op.times, op.sovereign_face) == ("roll_die", 1, "rechoose")
 
 
+def test_default_die_faces_RR_R22(content):
+    """RR-R22: the six faces of the Rising die, as data: 1 banish ... 6 influence (the default)."""
+    assert content.die_faces == ("banish", "place", "sovereign", "helium", "fleet", "influence")
+    assert content.die_faces == DIE_BONUSES
+    assert Content.__dataclass_fields__["die_faces"].default == DIE_BONUSES
+    text = (DATA_DIR / "tables.toml").read_text(encoding="utf-8")
+    assert 'die_faces = ["banish", "place", "sovereign", "helium", "fleet", "influence"]' in text
+
+
+def test_custom_die_faces_with_repeats_RR_R22(tmp_path):
+    """RR-R22 as data: any six bonuses of the vocabulary, repeats allowed; omitted = the default die."""
+    got = load_tables_text(tmp_path, '"banish", "place", "sovereign", "helium", "fleet", "influence"',
+                           '"helium", "helium", "sovereign", "helium", "fleet", "fleet"')
+    assert got.die_faces == ("helium", "helium", "sovereign", "helium", "fleet", "fleet")
+    text = (DATA_DIR / "tables.toml").read_text(encoding="utf-8")
+    start = text.index("die_faces =")
+    path = tmp_path / "no_die.toml"
+    path.write_text(text[:start] + text[text.index("\n", start) + 1:], encoding="utf-8")
+    assert load_content(Config(tables_file=str(path))).die_faces == DIE_BONUSES
+
+
 # ---- custom files and the hash -----------------------------------------------------------------
 
 def copy_defaults(tmp_path):
@@ -440,9 +461,18 @@ def load_tables_text(tmp_path, old, new):
      "unknown sovereign face 'reroll'"),
     ('start_extra_cards = 1', 'start_extra_cards = -1', "house Ceres: start_extra_cards", ">= 0"),
     ('name = "Jupiter"', 'name = "Diana"', "house Diana: name", "duplicate house name"),
+    ('"sovereign", "helium", "fleet", "influence"]', '"sovereign", "helium", "fleet", "cube"]', "die_faces[5]",
+     "unknown die bonus 'cube'; expected one of: banish, place, sovereign, helium, fleet, influence"),
+    ('die_faces = ["banish", "place"', 'die_faces = [4, "place"', "die_faces[0]",
+     "expected one of: banish, place, sovereign, helium, fleet, influence"),
+    ('"fleet", "influence"]', '"fleet"]', "die_faces", "expected exactly 6 faces (RR-R22), got 5"),
+    ('"fleet", "influence"]', '"fleet", "influence", "helium"]', "die_faces", "expected exactly 6 faces"),
+    ('die_faces = ["banish", "place", "sovereign", "helium", "fleet", "influence"]', 'die_faces = "banish"',
+     "die_faces", "expected an array of 6 die bonus names"),
 ])
 def test_bad_tables_RR_A6_RR_A9_RR_A38(tmp_path, old, new, place, expected):
-    """RR-A6 fleet table non-decreasing, RR-A9 levels 1..6, RR-A38 houses with the op vocabulary."""
+    """RR-A6 fleet table non-decreasing, RR-A9 levels 1..6, RR-A38 houses with the op vocabulary,
+    RR-R22 six die faces from the bonus vocabulary."""
     with pytest.raises(InputError) as err:
         load_tables_text(tmp_path, old, new)
     message = str(err.value)

@@ -359,6 +359,76 @@ def test_die_faces_RR_R22_R24_R25(face):
     assert kind(s) == "gain"
 
 
+# ---- the die as data (tables.toml die_faces) ---------------------------------------------------------
+
+ALL_HELIUM = ("helium",) * 6
+TWO_SOVEREIGN = ("sovereign", "helium", "sovereign", "fleet", "banish", "fleet")   # no influence face
+
+
+def with_die(faces, content=CONTENT):
+    return dataclasses.replace(content, die_faces=faces)
+
+
+@pytest.mark.parametrize("face", [1, 2, 3, 4, 5, 6])
+def test_custom_die_every_face_gives_its_bonus_RR_R22_R23(face):
+    """RR-R22 as data: with a die of six helium faces, every deck gain gives one helium."""
+    s = lay(new(content=with_die(ALL_HELIUM)), hands=[["GOLD"], []])
+    force_die(s, face)
+    s = play(s, "lead", "card:GOLD", "loc:Jupiter", "deck")
+    assert (s.helium[0, 0], s.fleet[0, 0], s.cubes[0, 0], s.sovereign[0]) == (1, 0, 0, -1)
+    assert GAME.decider(s)[0] == 1 and kind(s) == "action"
+
+
+def test_custom_die_sovereign_face_is_any_face_with_that_bonus_RR_R22_R25():
+    """RR-R22, RR-R25: face 1 of TWO_SOVEREIGN is a Sovereign face (House Diana's ability follows);
+    face 5 banishes (a location choice); printed face 6 is fleet here."""
+    s = lay(new(content=with_die(TWO_SOVEREIGN)), houses=["Diana", "Mars"], hands=[["ROLL"], []])
+    force_die(s, 1)
+    s = play(s, "lead", "card:ROLL", "loc:Jupiter")
+    assert s.sovereign[0] == 0 and s.cubes[0, 0] == 1 and kind(s) == "gain"
+    s = lay(new(content=with_die(TWO_SOVEREIGN)), houses=["Diana", "Mars"], hands=[["ROLL"], []])
+    force_die(s, 5)
+    s = play(s, "lead", "card:ROLL", "loc:Jupiter")
+    assert kind(s) == "target_location"
+    s = lay(new(content=with_die(TWO_SOVEREIGN)), houses=["Diana", "Mars"], hands=[["ROLL"], []])
+    force_die(s, 6)
+    s = play(s, "lead", "card:ROLL", "loc:Jupiter")
+    assert (s.fleet[0, 0], s.cubes[0, 0]) == (1, 0) and kind(s) == "gain"
+
+
+def test_minerva_rechooses_among_the_non_sovereign_faces_of_the_die_RR_R36_A35():
+    """RR-R36, RR-A35 with a custom die: the re-choice comes on any face whose bonus is the Sovereign
+    and offers exactly the faces whose bonus is not; a printed face 3 that is not the Sovereign
+    is simply gained."""
+    s = lay(new(content=with_die(TWO_SOVEREIGN)), houses=["Minerva", "Mars"], hands=[[], []], deck=F[:4])
+    force_die(s, 1)
+    s = play(s, "scout", "loc:Luna")
+    assert kind(s) == "die_face" and legal(s) == ["face:2", "face:4", "face:5", "face:6"]
+    s = play(s, "face:4")
+    assert s.fleet[0, 0] == 1 and s.sovereign[0] == 0 and GAME.decider(s)[0] == 1
+    die = ("banish", "place", "helium", "influence", "fleet", "sovereign")
+    s = lay(new(content=with_die(die)), houses=["Minerva", "Mars"], hands=[[], []], deck=F[:4])
+    force_die(s, 3)
+    s = play(s, "scout", "loc:Luna")
+    assert s.helium[0, 0] == 1 and GAME.decider(s)[0] == 1                    # no re-choice
+    s = lay(new(content=with_die(die)), houses=["Minerva", "Mars"], hands=[[], []], deck=F[:4])
+    force_die(s, 6)
+    s = play(s, "scout", "loc:Luna")
+    assert kind(s) == "die_face" and legal(s) == ["face:1", "face:2", "face:3", "face:4", "face:5"]
+    s = play(s, "face:3")
+    assert s.helium[0, 0] == 1
+
+
+def test_minerva_with_only_sovereign_faces_gains_nothing_RR_R36():
+    """RR-R36 with a die of six Sovereign faces: there is no other face to choose, she gains nothing."""
+    s = lay(new(content=with_die(("sovereign",) * 6)), houses=["Minerva", "Mars"], hands=[[], []], deck=F[:4])
+    c = int(s.die_c[0])
+    s = play(s, "scout", "loc:Luna")
+    assert s.sovereign[0] == 0 and s.die_c[0] == c + 1
+    assert (s.helium[0, 0], s.fleet[0, 0], s.cubes[0, 0]) == (0, 0, 0)
+    assert GAME.decider(s)[0] == 1 and kind(s) == "action"
+
+
 # ---- Sovereign and houses -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("house,expect", [("Diana", (0, 0, 1)), ("Jupiter", (0, 1, 0)), ("Mars", (1, 0, 0))])
@@ -870,6 +940,28 @@ def test_auctioneer_free_die_rerolls_for_automa_RR_V46_A36():
     assert s.die_c[0] > 3
 
 
+def test_automa_free_die_rerolls_by_the_face_bonus_RR_V46_A36():
+    """RR-V46, RR-A36 with a custom die: Au Toma re-rolls until a face whose bonus she can gain;
+    when no face of the die has such a bonus she does not roll."""
+    die = ("helium",) * 5 + ("banish",)
+    s = solo(content=with_die(die))
+    a = int(s.automa[0])
+    p = 1 - a
+    hands = [[], []]
+    hands[p] = ["FREEDIE"]
+    s = lay(s, hands=hands, player=p, helium=[0, 10])
+    force_die(s, 4, 1, 6)
+    c = int(s.die_c[0])
+    set_priority(s, [3, 0, 1, 2])                              # A = Mars
+    s = play(s, "lead", "card:FREEDIE", "loc:Jupiter")
+    assert where(s, F[13]) == zones.BANISHED and s.die_c[0] == c + 3
+    s = solo(content=with_die(ALL_HELIUM))
+    s = lay(s, hands=hands, player=p, helium=[0, 10])
+    c = int(s.die_c[0])
+    s = play(s, "lead", "card:FREEDIE", "loc:Jupiter")
+    assert s.die_c[0] == c and s.helium[0, a] == 10 and kind(s) == "gain"
+
+
 def test_eo_looks_at_automa_top_six_RR_V47():
     """RR-V47."""
     s = solo(solo_readd_removed=True)
@@ -1108,13 +1200,44 @@ EXOTIC.update({
                                            ceres_end_banish="with_own_end_abilities")],
                          ids=["solo", "3p", "5p-switches"])
 def test_engine_matches_oracle_on_every_op_form(config):
+    check_engine_matches_oracle(config, make_content(fillers=50, special=EXOTIC), games=30, seed=2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("die", [TWO_SOVEREIGN, ("place", "banish", "influence", "sovereign", "place", "helium"),
+                                 ("sovereign",) * 6], ids=["two-sovereign", "shuffled", "all-sovereign"])
+@pytest.mark.parametrize("config", [Config(players=1, solo_readd_removed=True), Config(players=3)], ids=["solo", "3p"])
+def test_engine_matches_oracle_on_a_custom_die_RR_R22_R36_V46(config, die):
+    """RR-R22, RR-R36, RR-V46 with a non-default die (content.die_faces): the engine and the oracle
+    agree decision by decision, on the exotic content (roll_die twice, free die for Au Toma)."""
+    check_engine_matches_oracle(config, with_die(die, make_content(fillers=50, special=EXOTIC)), games=30, seed=4)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [1, 4])
+def test_crosscheck_lockstep_with_a_die_from_a_tables_file_RR_R22_R36_V46(tmp_path, players):
+    """The crosscheck's play_lockstep (default deck, all houses) on a tables file whose die has
+    two Sovereign faces and no influence face: engine == oracle decision by decision."""
+    from sim.games.red_rising.content import DATA_DIR
+    from tests.test_red_rising_crosscheck import play_lockstep
+
+    text = (DATA_DIR / "tables.toml").read_text(encoding="utf-8")
+    old = 'die_faces = ["banish", "place", "sovereign", "helium", "fleet", "influence"]'
+    assert old in text
+    path = tmp_path / "tables.toml"
+    path.write_text(text.replace(old, 'die_faces = ["sovereign", "helium", "sovereign", "fleet", "banish", "fleet"]'),
+                    encoding="utf-8")
+    config = Config(players=players, tables_file=str(path))
+    assert load_content(config).die_faces == TWO_SOVEREIGN
+    assert play_lockstep(config, 120, seed=77 + players) > 120 * 20
+
+
+def check_engine_matches_oracle(config, content, games, seed):
     """RR-A2 op vocabulary (each / neighbours targets, owner / actor choices, recover to a location,
     a trade getting the Sovereign, free Sovereign gains, moves to the bottom, nested if/else, ...):
     the engine and the oracle agree decision by decision and on the results."""
     from tests.oracle_red_rising import OracleGame
 
-    content = make_content(fillers=50, special=EXOTIC)
-    games, seed = 30, 2
     ids = np.arange(games)
     s = GAME.init(config, content, ids, seed)
     oracles = [OracleGame(config, content, seed, int(g)) for g in ids]
@@ -1175,7 +1298,8 @@ def test_kernel_equals_the_vectorised_handlers_state_by_state(config):
     from sim.games.red_rising import engine
     from sim.games.red_rising.state import FIELDS
 
-    for content in (load_content(config), make_content(fillers=50, special=EXOTIC)):
+    for content in (load_content(config), make_content(fillers=50, special=EXOTIC),
+                    with_die(TWO_SOVEREIGN, make_content(fillers=50, special=EXOTIC))):
         ids = np.arange(40)
         a_state = GAME.init(config, content, ids, 5)
         b_state = a_state.copy()

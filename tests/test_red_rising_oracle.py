@@ -357,10 +357,10 @@ def test_location_bonuses_and_limits_RR_R15_R16_R17_R18_R20():
 
 # ---- the Rising die ---------------------------------------------------------------------------
 
-def die_game(face, **state):
+def die_game(face, content=CONTENT, **state):
     base = dict(stacks=(F(0), F(1), F(2), F(3)), deck=F(10, 11, 12), forced_rolls=[face])
     base.update(state)
-    g = new_game(["Mars", "Diana"], **base)
+    g = new_game(["Mars", "Diana"], content=content, **base)
     do(g, "lead")
     expect(g, 0, "gain", ALL_LOC + ["deck"])
     do(g, "deck")
@@ -667,6 +667,70 @@ def test_reveals_return_to_the_top_of_her_hand_RR_V34():
     shown = cands[int(rng.integers(rng.stream_keys(5, [0], "pick"), 0, 3)[0])]
     assert g.hands[1][-1] == shown and sorted(g.hands[1]) == cands
     assert g.helium[0] == (1 if shown == IDX["BL"] else 0)         # seen_has Gold
+
+
+# ---- the die as data (content.die_faces) ---------------------------------------------------------
+
+TWO_SOVEREIGN = ("sovereign", "helium", "sovereign", "fleet", "banish", "fleet")
+
+
+def with_die(faces):
+    return dataclasses.replace(CONTENT, die_faces=faces)
+
+
+@pytest.mark.parametrize("face", [1, 2, 3, 4, 5, 6])
+def test_custom_die_all_helium_RR_R22_R23(face):
+    """RR-R22 as data: with six helium faces every deck gain gives one helium, whatever the face."""
+    g = die_game(face, content=with_die(("helium",) * 6))
+    assert (g.helium[0], g.fleet[0], g.cubes[0], g.sovereign) == (1, 0, 0, None)
+    assert g.stacks == [F(0), F(1), F(2), F(3)] and g.banished == []
+    expect(g, 1, "action")
+
+
+def test_custom_die_faces_give_their_bonus_RR_R22_R25():
+    """RR-R22, RR-R25: the face's bonus counts, not its number (face 1 Sovereign -> House Mars)."""
+    g = die_game(1, content=with_die(TWO_SOVEREIGN))
+    assert g.sovereign == 0 and g.helium[0] == 1
+    g = die_game(5, content=with_die(TWO_SOVEREIGN))
+    expect(g, 0, "target_location", ALL_LOC)
+    g = die_game(6, content=with_die(TWO_SOVEREIGN))
+    assert (g.fleet[0], g.cubes[0]) == (1, 0)
+
+
+def test_minerva_rechoice_offers_the_non_sovereign_faces_RR_R36_A35():
+    """RR-R36, RR-A35 with a custom die: re-choice on every face whose bonus is the Sovereign, among
+    exactly the faces whose bonus is not; with no such face she gains nothing."""
+    g = new_game(["Minerva", "Mars"], content=with_die(TWO_SOVEREIGN), hands=[F(20), []], stacks=STACKS4,
+                 deck=F(10, 11), forced_rolls=[3])
+    do(g, "lead", "card:F20", "loc:Jupiter", "loc:Luna")
+    expect(g, 0, "die_face", ["face:2", "face:4", "face:5", "face:6"])
+    do(g, "face:5")
+    expect(g, 0, "target_location", ["loc:Jupiter", "loc:Mars", "loc:Institute"])
+    die = ("banish", "place", "helium", "influence", "fleet", "sovereign")
+    g = new_game(["Minerva", "Mars"], content=with_die(die), hands=[F(20), []], stacks=STACKS4,
+                 deck=F(10, 11), forced_rolls=[3])
+    do(g, "lead", "card:F20", "loc:Jupiter", "loc:Luna")
+    assert g.helium[0] == 1 and g.sovereign == 0                    # printed face 3 is helium here
+    expect(g, 1, "action")
+    g = new_game(["Minerva", "Mars"], content=with_die(("sovereign",) * 6), hands=[F(20), []],
+                 stacks=STACKS4, deck=F(10, 11))
+    do(g, "lead", "card:F20", "loc:Jupiter", "loc:Luna")
+    assert g.sovereign == 0 and g.die_counter == 1
+    assert (g.helium[0], g.fleet[0], g.cubes[0]) == (0, 0, 0)
+    expect(g, 1, "action")
+
+
+def test_au_toma_free_die_by_face_bonus_RR_V46_A36():
+    """RR-V46, RR-A36 with a custom die: she re-rolls until a face whose bonus she can gain, and
+    does not roll when no face of the die has one."""
+    die = ("helium",) * 5 + ("banish",)
+    g = solo_game(content=with_die(die), hands=[ids("GFD"), F(20)], helium=[0, 10], stacks=([], F(1, 2), F(3), []),
+                  forced_rolls=[1, 4, 6])
+    do(g, "lead", "card:GFD", "loc:Institute", "opp:+1")
+    assert g.die_counter == 3 and g.banished == F(2)               # A = Mars
+    g = solo_game(content=with_die(("helium",) * 6), hands=[ids("GFD"), F(20)], helium=[0, 10])
+    do(g, "lead", "card:GFD", "loc:Institute", "opp:+1")
+    assert g.die_counter == 0 and g.helium == [0, 10]
 
 
 def test_au_toma_accepts_free_gains_within_her_caps_RR_V35_A25():

@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import rng
-from sim.games.red_rising.program import DIE, INFLUENCE, SOVEREIGN
+from sim.games.red_rising.program import (
+    DF_BANISH, DF_HELIUM, DF_INFLUENCE, DF_PLACE, DF_SOVEREIGN, DIE, INFLUENCE, SOVEREIGN,
+)
 from sim.games.red_rising.state import (
     FACE_UNIT, LOC_UNIT, PILE_AUTOMA, PILE_DECK, UNIT, State, add, banish, pile_cards, pop_top, push_top,
     roll, to_hand,
@@ -128,14 +130,22 @@ def turn(s: State, g):
             banish(s, gc, pop_top(s, gc, PILE_DECK))
 
 
-def gainable_faces(s: State, g, a):
-    """bool[n, 7]: die faces 1..6 that would have an effect for Au Toma (RR-A36)."""
+def gainable_bonuses(s: State, g, a):
+    """bool[n, 7]: die bonuses (codes DF_*, 1..6) that would have an effect for Au Toma (RR-A36)."""
     ok = np.zeros((len(g), 7), dtype=bool)
-    ok[:, 1] = (s.size[g, :4] > 0).any(axis=1)
-    ok[:, 2] = s.size[g, PILE_DECK] > 0
-    ok[:, 3] = s.sovereign[g] != a
+    ok[:, DF_BANISH] = (s.size[g, :4] > 0).any(axis=1)
+    ok[:, DF_PLACE] = s.size[g, PILE_DECK] > 0
+    ok[:, DF_SOVEREIGN] = s.sovereign[g] != a
     cap = s.cap[g, a]
-    ok[:, 4:7] = s.res[g, a] < cap
+    ok[:, DF_HELIUM:DF_INFLUENCE + 1] = s.res[g, a] < cap
+    return ok
+
+
+def gainable_faces(s: State, g, a):
+    """bool[n, 7]: die faces 1..6 whose bonus would have an effect for Au Toma (RR-V46, RR-A36)."""
+    die = s.prog.die.astype(np.int64)
+    ok = gainable_bonuses(s, g, a)[:, die]
+    ok[:, 0] = False
     return ok
 
 
@@ -151,24 +161,25 @@ def free_die(s: State, g):
         good = ok[todo, f]
         face[todo[good]] = f[good]
         todo = todo[~good]
-    # face 1: first non-empty location in priority order A..D; face 2: the A location
-    f1 = face == 1
+    # banish: first non-empty location in priority order A..D; place: the A location
+    bonus = s.prog.die[face].astype(np.int64)
+    f1 = bonus == DF_BANISH
     if np.count_nonzero(f1):
         g1 = g[f1]
         order = s.letter_loc[g1].astype(np.int64)                # [n, 4] location of A..D
         nonempty = s.size[g1[:, None], order] > 0
         x = order[np.arange(len(g1)), np.argmax(nonempty, axis=1)]
         banish(s, g1, pop_top(s, g1, x))
-    f2 = face == 2
+    f2 = bonus == DF_PLACE
     if np.count_nonzero(f2):
         g2 = g[f2]
         push_top(s, g2, s.letter_loc[g2, 0].astype(np.int64), pop_top(s, g2, PILE_DECK))
-    f3 = face == 3
+    f3 = bonus == DF_SOVEREIGN
     if np.count_nonzero(f3):
         take_sovereign(s, g[f3], a[f3])
-    plain = face >= 4
+    plain = bonus >= DF_HELIUM
     if np.count_nonzero(plain):
-        gp, fp = g[plain], face[plain]
+        gp, fp = g[plain], bonus[plain]
         add(s, gp, a[plain], FACE_UNIT[fp])
 
 

@@ -4,7 +4,8 @@ Three files (RR-A1..RR-A10, RR-A38; format in docs/red_rising_content.md):
 
 * the deck, ``deck.toml`` (RR-A2): ``[meta]`` and one ``[[card]]`` per character card;
 * the tables, ``tables.toml``: ``fleet_points`` (RR-A6), ``automa_levels`` (RR-A9), the houses
-  (``[[house]]`` with ``on_sovereign`` ops, RR-R29..RR-R36), ``automa_max``, ``automa_hand_limit``;
+  (``[[house]]`` with ``on_sovereign`` ops, RR-R29..RR-R36), ``automa_max``, ``automa_hand_limit``,
+  ``die_faces`` (the bonus of each face of the Rising die, RR-R22);
 * the Au Toma deck, ``automa_deck.csv`` (RR-A8).
 
 An empty ``Config.deck_file`` / ``tables_file`` / ``automa_deck_file`` means the default file in
@@ -27,7 +28,7 @@ from sim.core import hashing
 from sim.core.config import unknown_key_error
 from sim.core.errors import InputError
 from sim.games.red_rising.content_types import (
-    LOCATIONS, OPPONENT_ACTIONS, RESOURCES, AutomaCard, AutomaLevel, Card, Content, EndBonus,
+    DIE_BONUSES, LOCATIONS, OPPONENT_ACTIONS, RESOURCES, AutomaCard, AutomaLevel, Card, Content, EndBonus,
     Filter, House, Op,
 )
 
@@ -97,7 +98,8 @@ CARD_KEYS = ("id", "name", "colour", "core", "solo_removed", "solo_never_readd",
 CARD_FLAGS = ("solo_removed", "solo_never_readd", "name_wildcard", "colour_wildcard")
 HOUSE_KEYS = ("name", "on_sovereign", "first_turn", "extra_last_turn", "start_extra_cards",
               "end_banish_from_hand")
-TABLES_KEYS = ("fleet_points", "automa_levels", "house", "automa_max", "automa_hand_limit")
+TABLES_KEYS = ("fleet_points", "automa_levels", "house", "automa_max", "automa_hand_limit", "die_faces")
+DIE_FACES = 6                                              # RR-R22
 AUTOMA_COLUMNS = ["id", "deploy", "gain", "extra", "arrow"]
 AUTOMA_CHOICES = {"deploy": ("J", "M", "L", "I", "A", "B", "C", "D"),
                   "gain": ("J", "M", "L", "I", "A", "B", "C", "D"),
@@ -397,7 +399,7 @@ def load_card(check: Checker, raw, index: int) -> Card:
 # ---- the tables ----------------------------------------------------------------------------
 
 def load_tables(path: Path, colours, names) -> dict:
-    """tables.toml: fleet track (RR-A6), Au Toma levels (RR-A9) and caps, houses (RR-A38)."""
+    """tables.toml: fleet track (RR-A6), Au Toma levels (RR-A9) and caps, houses (RR-A38), the die (RR-R22)."""
     raw = read_toml(path)
     check = Checker(str(path), colours, names)
     check.table(raw, "", TABLES_KEYS, required=("fleet_points", "automa_levels", "house"))
@@ -415,7 +417,19 @@ def load_tables(path: Path, colours, names) -> dict:
             "automa_levels": load_levels(check, raw["automa_levels"]),
             "houses": load_houses(check, houses),
             "automa_max": check.integer(raw.get("automa_max", 10), "automa_max", lo=1),
-            "automa_hand_limit": check.integer(raw.get("automa_hand_limit", 20), "automa_hand_limit", lo=1)}
+            "automa_hand_limit": check.integer(raw.get("automa_hand_limit", 20), "automa_hand_limit", lo=1),
+            "die_faces": load_die(check, raw.get("die_faces", list(DIE_BONUSES)))}
+
+
+def load_die(check: Checker, raw) -> tuple[str, ...]:
+    """die_faces: the bonus of faces 1..6 of the Rising die (RR-R22), names from DIE_BONUSES."""
+    faces = check.array(raw, "die_faces", f"an array of {DIE_FACES} die bonus names")
+    for i, name in enumerate(faces):
+        if not isinstance(name, str) or name not in DIE_BONUSES:
+            check.fail(f"die_faces[{i}]", f"unknown die bonus {name!r}; expected one of: {', '.join(DIE_BONUSES)}")
+    if len(faces) != DIE_FACES:
+        check.fail("die_faces", f"expected exactly {DIE_FACES} faces (RR-R22), got {len(faces)}")
+    return tuple(faces)
 
 
 def load_levels(check: Checker, raw) -> dict:
@@ -519,7 +533,7 @@ def load_content(config, source: str = "<config>") -> Content:
         deck_name=meta["name"], synthetic=meta["synthetic"], colours=meta["colours"], cards=cards,
         houses=houses, fleet_points=tables["fleet_points"], automa_levels=tables["automa_levels"],
         automa_cards=load_automa(paths["automa_deck_file"]), automa_max=tables["automa_max"],
-        automa_hand_limit=tables["automa_hand_limit"],
+        automa_hand_limit=tables["automa_hand_limit"], die_faces=tables["die_faces"],
         sources={"deck": str(paths["deck_file"].resolve()), "tables": str(paths["tables_file"].resolve()),
                  "automa": str(paths["automa_deck_file"].resolve())})
 

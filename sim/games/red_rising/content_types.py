@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 LOCATIONS = ("Jupiter", "Mars", "Luna", "Institute")
 RESOURCES = ("helium", "fleet", "influence", "sovereign")
 OPPONENT_ACTIONS = ("steal", "banish_from_hand", "reveal_random", "reveal_choice", "lose", "gain_free")
+# The bonuses a face of the Rising die can give (RR-R22); the printed die has them in this order
+# (face 1 banish ... face 6 influence), which is the default ``Content.die_faces``.
+DIE_BONUSES = ("banish", "place", "sovereign", "helium", "fleet", "influence")
 
 
 @dataclass(frozen=True)
@@ -134,4 +137,5 @@ class Content:
     automa_cards: tuple[AutomaCard, ...]
     automa_max: int = 10               # Au Toma's caps (RR-V28, RR-A25)
     automa_hand_limit: int = 20        # RR-V41
+    die_faces: tuple[str, ...] = DIE_BONUSES   # bonus of die face 1..6 (RR-R22), names from DIE_BONUSES
     sources: dict = field(default_factory=dict)  # "deck" / "tables" / "automa" -> file path

@@ -81,6 +81,8 @@ _M = ST.M
     PR.P_CAMT, PR.P_WHEN, PR.P_THEN, PR.P_ELSE, PR.P_PAY, PR.P_GET)
 TRADE_GETS = PR.TRADE_GETS
 HELIUM, INFLUENCE, SOVEREIGN, DIE = PR.HELIUM, PR.INFLUENCE, PR.SOVEREIGN, PR.DIE
+DF_BANISH, DF_PLACE, DF_SOVEREIGN, DF_HELIUM, DF_FLEET, DF_INFLUENCE = (
+    PR.DF_BANISH, PR.DF_PLACE, PR.DF_SOVEREIGN, PR.DF_HELIUM, PR.DF_FLEET, PR.DF_INFLUENCE)
 SEL_BANISHED, SEL_DECK, SEL_HAND = PR.SEL_BANISHED, PR.SEL_DECK, PR.SEL_HAND
 W_TOP, W_SELF, W_BOTTOM, W_FILTER = PR.W_TOP, PR.W_SELF, PR.W_BOTTOM, PR.W_FILTER
 T_CHOOSE, T_NEIGHBOURS = PR.T_CHOOSE, PR.T_NEIGHBOURS
@@ -102,7 +104,7 @@ _TO_UNIT = 1.0 / float(1 << 53)
 # and program.py) and is refreshed only when *this* file changes: if one of them changes, this
 # fingerprint no longer matches and the import fails until it is updated here (which, being a
 # change of this file, recompiles the kernel).
-FINGERPRINT = "7e5eb4b35d510256"
+FINGERPRINT = "a9085a1f71f9f95e"
 
 
 def fingerprint() -> str:
@@ -126,7 +128,7 @@ _SCRATCH = ("w_b4a", "w_b4b", "w_b4c", "w_b4d", "w_c1", "w_c2", "w_c3", "w_p", "
             "w_u", "w_i")
 Arrays = namedtuple("Arrays", _STATE_FIELDS + _SCRATCH)
 _PROG_FIELDS = ("op", "prm", "fmatch", "blocks", "deploy_pc", "end_pc", "house_pc", "sel", "house_extra_turn",
-                "house_end_banish", "auto_deploy", "auto_gain", "auto_extra", "auto_dir", "cfg")
+                "house_end_banish", "auto_deploy", "auto_gain", "auto_extra", "auto_dir", "die", "cfg")
 Prog = namedtuple("Prog", _PROG_FIELDS)
 # cfg int64 columns
 CF_DIE_PC, CF_THRESHOLD, CF_EVER, CF_STALE, CF_MAX_ROUNDS, CF_PER_TURN, CF_CHAIN_REC, CF_WITH_OWN = range(8)
@@ -162,7 +164,7 @@ def pack(s) -> tuple:
                       p.deploy_pc.astype(np.int64), p.end_pc.astype(np.int64), p.house_pc.astype(np.int64),
                       p.sel, p.house_extra_turn.astype(np.int64), p.house_end_banish.astype(np.int64),
                       p.auto_deploy.astype(np.int64), p.auto_gain.astype(np.int64), p.auto_extra.astype(np.int64),
-                      p.auto_dir.astype(np.int64), cfg)
+                      p.auto_dir.astype(np.int64), p.die.astype(np.int64), cfg)
         prog = (key, s.config, tables)
         object.__setattr__(s.prog, "_kernel_prog", prog)
     return arrays, prog[2]
@@ -414,13 +416,13 @@ def add_loc(S, P, g, p, x):
 
 
 @jit_inline
-def add_face(S, P, g, p, face):
-    """FACE_UNIT[face]: 4 helium, 5 fleet, 6 a cube."""
-    if face == 4:
+def add_face(S, P, g, p, bonus):
+    """FACE_UNIT[bonus]: a die bonus's unit (helium, fleet or a cube; other bonuses add nothing)."""
+    if bonus == DF_HELIUM:
         add(S, P, g, p, 1, 0, 0)
-    elif face == 5:
+    elif bonus == DF_FLEET:
         add(S, P, g, p, 0, 1, 0)
-    elif face == 6:
+    elif bonus == DF_INFLUENCE:
         add(S, P, g, p, 0, 0, 1)
 
 
@@ -784,33 +786,38 @@ def automa_turn(S, P, g):
 @jit
 def free_die(S, P, g):
     a = S.automa[g]
-    ok = S.w_7
+    ok = S.w_7                              # by bonus code (DF_*): could Au Toma gain it (RR-A36)
     ok[:] = False
     for x in range(4):
         if S.size[g, x] > 0:
-            ok[1] = True
-    ok[2] = S.size[g, PILE_DECK] > 0
-    ok[3] = S.sovereign[g] != a
+            ok[DF_BANISH] = True
+    ok[DF_PLACE] = S.size[g, PILE_DECK] > 0
+    ok[DF_SOVEREIGN] = S.sovereign[g] != a
     for r in range(3):
-        ok[4 + r] = S.res[g, a, r] < S.cap[g, a, r]
-    if not (ok[1] or ok[2] or ok[3] or ok[4] or ok[5] or ok[6]):
+        ok[DF_HELIUM + r] = S.res[g, a, r] < S.cap[g, a, r]
+    some = False
+    for f in range(1, 7):
+        if ok[P.die[f]]:
+            some = True
+    if not some:
         return
     face = roll(S, g)
-    while not ok[face]:
+    while not ok[P.die[face]]:
         face = roll(S, g)
-    if face == 1:
+    bonus = P.die[face]
+    if bonus == DF_BANISH:
         x = np.int64(S.letter_loc[g, 0])
         for i in range(4):
             if S.size[g, S.letter_loc[g, i]] > 0:
                 x = np.int64(S.letter_loc[g, i])
                 break
         banish(S, g, pop_top(S, g, x))
-    elif face == 2:
+    elif bonus == DF_PLACE:
         push_top(S, g, S.letter_loc[g, 0], pop_top(S, g, PILE_DECK))
-    elif face == 3:
+    elif bonus == DF_SOVEREIGN:
         take_sovereign(S, g, a)
     else:
-        add_face(S, P, g, a, face)
+        add_face(S, P, g, a, bonus)
 
 
 @jit
@@ -1289,7 +1296,8 @@ def trade_get(S, P, g):
 @jit
 def apply_face(S, P, g, actor, face, rechoose):
     S.mop[g] = RD_NEXT
-    if face == 1:
+    bonus = P.die[face]
+    if bonus == DF_BANISH:
         some = False
         for x in range(4):
             if S.size[g, x] > 0:
@@ -1299,20 +1307,25 @@ def apply_face(S, P, g, actor, face, rechoose):
             for x in range(4):
                 S.legal[g, LOC0 + x] = S.size[g, x] > 0
             ask(S, g, K_TLOC, actor, RD_F1)
-    elif face == 2:
+    elif bonus == DF_PLACE:
         if S.size[g, PILE_DECK] > 0:
             S.flipped[g] = S.top[g, PILE_DECK]
             ask_all_locs(S, g, K_PLACE, actor, RD_F2)
-    elif face == 3:
-        if rechoose:
-            clear_legal(S, g)
-            for i in (0, 1, 3, 4, 5):
-                S.legal[g, FACE0 + i] = True
-            ask(S, g, K_FACE, actor, RD_FC)
+    elif bonus == DF_SOVEREIGN:
+        if rechoose:                        # RR-R36: one of the faces whose bonus is not the Sovereign
+            some = False
+            for f in range(1, 7):
+                if P.die[f] != DF_SOVEREIGN:
+                    some = True
+            if some:
+                clear_legal(S, g)
+                for f in range(1, 7):
+                    S.legal[g, FACE0 + f - 1] = P.die[f] != DF_SOVEREIGN
+                ask(S, g, K_FACE, actor, RD_FC)
         else:
             receive_sovereign(S, P, g, actor)
     else:
-        add_face(S, P, g, actor, face)
+        add_face(S, P, g, actor, bonus)
 
 
 @jit_inline

@@ -18,7 +18,8 @@ from sim.games.red_rising import actions as A
 from sim.games.red_rising import automa, zones
 from sim.games.red_rising.program import (
     A_BANISH, A_GAIN_FREE, A_LOOK, A_LOSE, A_REVEAL_CHOICE, A_REVEAL_RANDOM, A_STEAL, BANISH_DECK,
-    BANISH_HAND, BANISH_LOC, C_BANISHED, C_HAND, C_LOCTOP, C_RESOURCE, C_SEEN, DEPLOY_ANOTHER, DIE,
+    BANISH_HAND, BANISH_LOC, C_BANISHED, C_HAND, C_LOCTOP, C_RESOURCE, C_SEEN, DEPLOY_ANOTHER, DF_BANISH,
+    DF_HELIUM, DF_PLACE, DF_SOVEREIGN, DIE,
     END_TURN, GAIN, GAIN_CARD, HELIUM, IF, INFLUENCE, LOSE, MOVE, OPPONENT, P_ACT, P_AMT, P_BLOCK,
     P_CAMT, P_CFILT, P_COND, P_CRES, P_CSEL, P_ELSE, P_FACE, P_FILT, P_GET, P_OPT, P_PAY, P_POS,
     P_RES, P_SEL, P_SEL2, P_SELN, P_SHUF, P_TGT, P_THEN, P_TOPOS, P_WHEN, P_WHICH, PLACE, RECOVER,
@@ -562,32 +563,33 @@ def h_rd_next(s, g):
 
 
 def apply_face(s, g, actor, face, rechoose):
-    """Gain a die face (RR-R22, RR-R25, RR-R36); the roll_die op continues at RD_NEXT."""
+    """Gain a die face's bonus (RR-R22, RR-R25, RR-R36); the roll_die op continues at RD_NEXT."""
     s.mop[g] = M["RD_NEXT"]
-    f1 = face == 1
+    die = s.prog.die
+    bonus = die[face].astype(np.int64)
+    f1 = bonus == DF_BANISH
     if np.count_nonzero(f1):
         g1 = g[f1]
         nonempty = s.size[g1, :4] > 0
         ok = nonempty.any(axis=1)
         if np.count_nonzero(ok):
             ask(s, g1[ok], K["target_location"], actor[f1][ok], M["RD_F1"], loc=nonempty[ok])
-    f2 = (face == 2) & (s.size[g, PILE_DECK] > 0)
+    f2 = (bonus == DF_PLACE) & (s.size[g, PILE_DECK] > 0)
     if np.count_nonzero(f2):
         g2 = g[f2]
         s.flipped[g2] = s.top[g2, PILE_DECK]
         ask(s, g2, K["place_location"], actor[f2], M["RD_F2"], loc=np.ones((len(g2), 4), bool))
-    f3 = face == 3
+    f3 = bonus == DF_SOVEREIGN
+    faces = [A.FACE0 + f - 1 for f in range(1, 7) if die[f] != DF_SOVEREIGN]   # RR-R36
     choose = f3 & rechoose
-    if np.count_nonzero(choose):
-        faces = [A.FACE0 + i for i in (0, 1, 3, 4, 5)]
+    if np.count_nonzero(choose) and faces:
         ask(s, g[choose], K["die_face"], actor[choose], M["RD_FC"], cols=faces)
     sov = f3 & ~rechoose
     if np.count_nonzero(sov):
         receive_sovereign(s, g[sov], actor[sov])
-    plain = face >= 4
+    plain = bonus >= DF_HELIUM
     if np.count_nonzero(plain):
-        fp = face[plain]
-        add(s, g[plain], actor[plain], FACE_UNIT[fp])
+        add(s, g[plain], actor[plain], FACE_UNIT[bonus[plain]])
 
 
 def h_rd_f1(s, g):

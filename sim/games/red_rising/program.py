@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.games.red_rising.content_types import LOCATIONS, OPPONENT_ACTIONS, Content, Filter, Op
+from sim.games.red_rising.content_types import DIE_BONUSES, LOCATIONS, OPPONENT_ACTIONS, Content, Filter, Op
 from sim.games.red_rising.scoring import matches
 
 # ---- opcodes ---------------------------------------------------------------------------------
@@ -40,6 +40,9 @@ P_GET = 27                         # P_GET + 2i, P_GET + 2i + 1: resource and am
 TRADE_GETS = 4                     # gets per trade at most
 NPRM = P_GET + 2 * TRADE_GETS
 
+# die bonuses (RR-R22): code = 1 + index in DIE_BONUSES (the face number of the printed die)
+DF_BANISH, DF_PLACE, DF_SOVEREIGN, DF_HELIUM, DF_FLEET, DF_INFLUENCE = range(1, 7)
+DIE_BONUS = {name: i + 1 for i, name in enumerate(DIE_BONUSES)}
 # resources
 HELIUM, FLEET, INFLUENCE, SOVEREIGN, DIE = range(5)
 RES = {"helium": HELIUM, "fleet": FLEET, "influence": INFLUENCE, "sovereign": SOVEREIGN, "die": DIE}
@@ -93,6 +96,7 @@ class Program:
     end_pc: np.ndarray             # int32[C + 1]: start of the card's end-ability block, -1 none
     house_pc: np.ndarray           # int32[H + 1]: start of the house's on_sovereign block, -1 none
     die_pc: int                    # a block of one roll_die (gain option B, free die bonus)
+    die: np.ndarray                # int8[7]: die[f] = bonus code (DF_*) of die face f in 1..6; die[0] = 0
     core: np.ndarray               # int16[C + 1]
     seen_k: int                    # size of a seen set (largest look count, at least 1)
     sel: np.ndarray                # bool[10, 5, 4] selector_table()
@@ -227,7 +231,7 @@ def compile_program(content: Content) -> Program:
     autos = content.automa_cards
     return Program(op=op, prm=np.asarray(comp.rows, dtype=np.int32).reshape(len(op), NPRM),
                    filters=filters, fmatch=fmatch, blocks=blocks, deploy_pc=deploy_pc, end_pc=end_pc,
-                   house_pc=house_pc, die_pc=die_pc, core=core, seen_k=comp.seen_k,
+                   house_pc=house_pc, die_pc=die_pc, die=die_table(content), core=core, seen_k=comp.seen_k,
                    sel=selector_table(), opnames=tuple(OPNAME[int(o)] for o in op),
                    reg_dtype=np.int16 if max(len(op), n) < 30_000 else np.int32,
                    house_first=house_flag(lambda h: h.first_turn),
@@ -238,6 +242,11 @@ def compile_program(content: Content) -> Program:
                    auto_gain=np.asarray([part[a.gain] for a in autos], dtype=np.int8),
                    auto_extra=np.asarray([{"none": 0, "star": 1, "cross": 2}[a.extra] for a in autos], dtype=np.int8),
                    auto_dir=np.asarray([1 if a.arrow == "cw" else -1 for a in autos], dtype=np.int8))
+
+
+def die_table(content: Content) -> np.ndarray:
+    """int8[7]: the bonus code (DF_*) of each face 1..6 of the content's die (index 0 unused)."""
+    return np.asarray([0] + [DIE_BONUS[b] for b in content.die_faces], dtype=np.int8)
 
 
 _CACHE: dict[int, tuple[Content, Program]] = {}

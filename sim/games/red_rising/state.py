@@ -375,7 +375,7 @@ def automa_bottom(s: State, g):
 
 UNIT = np.eye(5, 3, dtype=np.int16)             # resource code (program.RES) -> delta row
 LOC_UNIT = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0], [0, 0, 1]], dtype=np.int16)   # J M L I bonus
-FACE_UNIT = np.zeros((7, 3), dtype=np.int16)     # die faces 4, 5, 6: helium, fleet, cube
+FACE_UNIT = np.zeros((7, 3), dtype=np.int16)     # die bonus code (program.DF_*) 4, 5, 6: helium, fleet, cube
 FACE_UNIT[4, 0] = FACE_UNIT[5, 1] = FACE_UNIT[6, 2] = 1
 
 
