@@ -132,7 +132,7 @@ def main(argv=None) -> int:
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--oracle-games", type=int, default=300)
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
-    parser.add_argument("--runner-games", type=int, default=8192)
+    parser.add_argument("--runner-games", type=int, default=32768)
     parser.add_argument("--memory-games", type=int, nargs="*", default=[8192, 32768],
                         help="run sizes whose peak memory is measured (default 8192 and 32768 games)")
     parser.add_argument("--metrics-rows", type=int, default=10_000_000)
