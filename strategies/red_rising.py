@@ -23,7 +23,9 @@ import dataclasses
 import numpy as np
 from numba import njit
 
+from sim.core.memo import per_object
 from sim.games.red_rising import actions as A
+from sim.games.red_rising.scoring import matches
 from strategies import registry
 from strategies.base import Strategy, StrategyRng
 
@@ -45,20 +47,10 @@ class ScriptedParams:
     noise: float = 0.5          # random jitter (points) so equal plans do not play identically
 
 
-_TABLES: dict = {}
-
-
+@per_object
 def _card_tables(content):
-    """core[C], pair[C, C]: points card c's end bonus gives for card d in the same hand.
-
-    Cached per content object (kept alive by the cache, so its id stays unique).
-    """
-    cached = _TABLES.get(id(content))
-    if cached is not None and cached[0] is content:
-        return cached[1]
-    tables = _build_card_tables(content)
-    _TABLES[id(content)] = (content, tables)
-    return tables
+    """core[C], pair[C, C] (points card c's end bonus gives for card d in the same hand), has_ability[C]."""
+    return _build_card_tables(content)
 
 
 def _build_card_tables(content):
@@ -70,27 +62,12 @@ def _build_card_tables(content):
         for term in card.end_bonus:
             if term.kind not in ("for_each", "if_with", "if_with_no"):
                 continue
-            match = np.array([_matches(term.filter, other) for other in cards], dtype=bool)
+            match = np.array([matches(term.filter, other) for other in cards], dtype=bool)
             match[i] = False
             sign = -1.0 if term.kind == "if_with_no" else 1.0
             pair[i, match] += sign * term.points
     has_ability = np.array([bool(card.deploy) for card in cards], dtype=np.float64)
     return core, pair, has_ability
-
-
-def _matches(f, card) -> bool:
-    """Printed attributes against a card filter (wildcards ignored, as during play)."""
-    if f.colour is not None and card.colour not in f.colour:
-        return False
-    if f.not_colour is not None and card.colour in f.not_colour:
-        return False
-    if f.name is not None and card.name not in f.name:
-        return False
-    if f.parity is not None and (card.core % 2 == 1) != (f.parity == "odd"):
-        return False
-    if f.core_min is not None and card.core < f.core_min:
-        return False
-    return f.core_max is None or card.core <= f.core_max
 
 
 class ScriptedStrategy(Strategy):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.core.memo import per_object
 from sim.games.red_rising.content_types import DIE_BONUSES, LOCATIONS, OPPONENT_ACTIONS, Content, Filter, Op
 from sim.games.red_rising.scoring import matches
 
@@ -249,16 +250,7 @@ def die_table(content: Content) -> np.ndarray:
     return np.asarray([0] + [DIE_BONUS[b] for b in content.die_faces], dtype=np.int8)
 
 
-_CACHE: dict[int, tuple[Content, Program]] = {}
-
-
+@per_object
 def program_for(content: Content) -> Program:
     """The compiled program of ``content`` (cached per content object)."""
-    hit = _CACHE.get(id(content))
-    if hit is not None and hit[0] is content:
-        return hit[1]
-    prog = compile_program(content)
-    if len(_CACHE) > 32:
-        _CACHE.clear()
-    _CACHE[id(content)] = (content, prog)
-    return prog
+    return compile_program(content)

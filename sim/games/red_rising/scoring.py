@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.core.memo import per_object
 from sim.games.red_rising import zones
 from sim.games.red_rising.content_types import Card, Content, Filter
 
@@ -98,19 +99,10 @@ class ScoringTables:
     wildcards: tuple[WildcardSlot, ...]
 
 
-_CACHE: dict[int, tuple[Content, ScoringTables]] = {}
-
-
+@per_object
 def scoring_tables(content: Content) -> ScoringTables:
     """The lookup arrays of ``content``, built on first use and cached per content object."""
-    hit = _CACHE.get(id(content))
-    if hit is not None and hit[0] is content:
-        return hit[1]
-    tables = _build_tables(content)
-    if len(_CACHE) > 32:                       # content objects are few; keep the cache small
-        _CACHE.clear()
-    _CACHE[id(content)] = (content, tables)
-    return tables
+    return _build_tables(content)
 
 
 def _build_tables(content: Content) -> ScoringTables:
