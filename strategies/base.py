@@ -62,16 +62,6 @@ def _choose_uniform(legal, u):
     return out
 
 
-def jitter(u: np.ndarray, a: int) -> np.ndarray:
-    """float[b, a] in [0, 1) spread from one uniform draw per game (cheap per-action noise).
-
-    Weyl sequence u + k * (golden ratio) mod 1: distinct for every action, decorrelated across
-    games and decisions through ``u``. Good enough for tie-breaks and jitter, not for sampling.
-    """
-    x = u[:, None] + np.arange(1, a + 1) * 0.6180339887498949
-    return x - np.floor(x)
-
-
 def argmax_tiebreak(values: np.ndarray, legal: np.ndarray, u: np.ndarray) -> np.ndarray:
     """The legal action of highest value per row; ties broken at random by ``u`` (float[b, A])."""
     scored = np.where(legal, values + 1e-9 * u, -np.inf)

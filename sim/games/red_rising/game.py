@@ -176,8 +176,7 @@ def scrub(s: State, players) -> State:
     o.where[hidden] = UNKNOWN
     in_pile_hidden = hidden | (s.where == zones.DECK) | (s.where == zones.HAND0 + s.automa[:, None])
     o.under[in_pile_hidden] = -1
-    o.top[:, PILE_DECK] = np.where(s.flipped >= 0, s.flipped, -1)
-    o.top[:, PILE_AUTOMA] = -1
+    o.top = _scrubbed_top(s, players)
     o.key_die[:] = 0
     o.key_pick[:] = 0
     o.key_automa[:] = 0
@@ -185,8 +184,7 @@ def scrub(s: State, players) -> State:
         pos = np.arange(s.auto_order.shape[1])[None, :]
         public = (pos >= 4) & (pos < s.auto_pos[:, None])     # her discard pile (RR-V21)
         o.auto_order[~public] = -1
-    other = s.decider != players
-    o.legal[other] = False
+    o.legal = _scrubbed_legal(s, players)
     o.action[:] = 0
     mine_turn = s.player == players
     o.pend[~mine_turn] = -1
