@@ -13,6 +13,7 @@ Reads only the common results schema (docs/results_schema.md); no plotting here 
 * ``compare``    paired / unpaired comparison of two variants with Holm
 * ``sprt``, ``sequential``   sequential probability ratio tests and the round-by-round loop
 * ``sweep``      metrics against swept parameters
+* ``features``   features in play (tiles, goals a game draws): which values shift the outcome
 * ``synthetic``  schema-conforming results with a known truth, for tests
 * ``bench``      ``bench_metrics(n_rows)``: time of the metric pass over n synthetic rows
 * ``cli``        the ``report``, ``compare`` and ``summary`` commands

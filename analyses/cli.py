@@ -71,7 +71,8 @@ def register(subparsers) -> None:
                                                            "or 1000)")
     cmp_.set_defaults(func=cmd_compare)
 
-    summ = subparsers.add_parser("summary", help="print the balance summary of an experiment (no figures)")
+    summ = subparsers.add_parser("summary", help="print the balance summary of an experiment, and the tables of the features in play its game "
+                                 "declares (no figures)")
     summ.add_argument("source", help=SOURCE_HELP)
     _common(summ, out=False)
     summ.set_defaults(func=cmd_summary)
@@ -91,6 +92,7 @@ def cmd_report(args) -> int:
 def cmd_summary(args) -> int:
     from analyses import metrics
     from analyses.load import open_results
+    from analyses.features import format_feature
     from reports.report import overview_lines, summary_lines
 
     results = open_results(args.source, args.results)
@@ -102,6 +104,9 @@ def cmd_summary(args) -> int:
         if len(all_m) > 1:
             print(f"=== {v}")
         print("\n".join(summary_lines(m)))
+        for fa in m.features:
+            print()
+            print("\n".join(format_feature(fa)))
     return 0
 
 

@@ -30,7 +30,8 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from analyses.intervals import holm, newcombe_paired, newcombe_unpaired, t_interval, welch_interval
+from analyses.intervals import (holm, newcombe_paired, newcombe_unpaired, t_interval, two_proportion_z,
+                                welch_interval)
 from analyses.load import Results
 from sim.core.errors import InputError
 
@@ -185,10 +186,7 @@ def _unpaired_tables(sa: pl.DataFrame, sb: pl.DataFrame, by: str, level: float, 
     na, nb = j["n"].to_numpy().astype(float), j["n_b"].to_numpy().astype(float)
     xa, xb = j["w"].to_numpy(), j["w_b"].to_numpy()
     lo, hi = newcombe_unpaired(xb, nb, xa, na, level)
-    pooled = (xa + xb) / (na + nb)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z = (xb / nb - xa / na) / np.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb))
-    p = np.where(np.isfinite(z), 2 * stats.norm.sf(np.abs(np.nan_to_num(z))), 1.0)
+    _z, p = two_proportion_z(xb, nb, xa, na)
     wins = _finish(pl.DataFrame({by: groups, "n": j["n"], "n_b": j["n_b"], "rate_a": xa / na, "rate_b": xb / nb,
                                  "diff": xb / nb - xa / na, "lo": lo, "hi": hi, "p": p,
                                  "test": ["two-proportion z"] * len(groups)}), level)

@@ -47,13 +47,40 @@ def wilson(successes, n, level: float = 0.95):
 def newcombe_unpaired(x1, n1, x2, n2, level: float = 0.95):
     """Hybrid score interval for p1 - p2 of two independent proportions (Newcombe method 10)."""
     x1, n1, x2, n2 = (np.asarray(a, dtype=float) for a in (x1, n1, x2, n2))
-    p1, p2 = x1 / n1, x2 / n2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p1, p2 = x1 / n1, x2 / n2
     l1, u1 = wilson(x1, n1, level)
     l2, u2 = wilson(x2, n2, level)
-    d = p1 - p2
-    lo = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    hi = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    lo, hi = square_and_add(p1, l1, u1, p2, l2, u2)
     return np.clip(lo, -1, 1), np.clip(hi, -1, 1)
+
+
+def square_and_add(p1, l1, u1, p2, l2, u2, corr=0.0):
+    """Interval for p1 - p2 from intervals (l, u) of each estimate (Newcombe's square-and-add,
+    also called MOVER), with ``corr`` the correlation of the two estimates (0: independent).
+
+    lower = d - sqrt((p1-l1)^2 + (u2-p2)^2 - 2 corr (p1-l1)(u2-p2)),
+    upper = d + sqrt((u1-p1)^2 + (p2-l2)^2 - 2 corr (u1-p1)(p2-l2)).
+    Newcombe's hybrid (unpaired, corr = 0) and paired (corr = his psi) intervals are this.
+    """
+    p1, l1, u1, p2, l2, u2, corr = (np.asarray(v, dtype=float) for v in (p1, l1, u1, p2, l2, u2, corr))
+    d = p1 - p2
+    lo = d - np.sqrt(np.maximum((p1 - l1) ** 2 + (u2 - p2) ** 2 - 2 * corr * (p1 - l1) * (u2 - p2), 0))
+    hi = d + np.sqrt(np.maximum((u1 - p1) ** 2 + (p2 - l2) ** 2 - 2 * corr * (u1 - p1) * (p2 - l2), 0))
+    return lo, hi
+
+
+def two_proportion_z(x1, n1, x2, n2):
+    """Pooled two-proportion z-test of p1 = p2 (independent samples): (z, two-sided p).
+
+    p = 1 where the statistic is undefined (no variance, or an empty side).
+    """
+    x1, n1, x2, n2 = (np.asarray(a, dtype=float) for a in (x1, n1, x2, n2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pooled = (x1 + x2) / (n1 + n2)
+        z = (x1 / n1 - x2 / n2) / np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    p = np.where(np.isfinite(z), 2 * stats.norm.sf(np.abs(np.nan_to_num(z))), 1.0)
+    return z, p
 
 
 def newcombe_paired(both, only1, only2, neither, level: float = 0.95):
@@ -74,10 +101,7 @@ def newcombe_paired(both, only1, only2, neither, level: float = 0.95):
     with np.errstate(invalid="ignore", divide="ignore"):
         psi = np.where(A > n / 2, (A - n / 2) / np.sqrt(prod), np.where(A < 0, A / np.sqrt(prod), 0.0))
     psi = np.where(prod > 0, psi, 0.0)
-    est = p1 - p2
-    lo = est - np.sqrt(np.maximum((p1 - l1) ** 2 + (u2 - p2) ** 2 - 2 * psi * (p1 - l1) * (u2 - p2), 0))
-    hi = est + np.sqrt(np.maximum((p2 - l2) ** 2 + (u1 - p1) ** 2 - 2 * psi * (p2 - l2) * (u1 - p1), 0))
-    return lo, hi
+    return square_and_add(p1, l1, u1, p2, l2, u2, psi)
 
 
 def t_interval(mean, sd, n, level: float = 0.95):

@@ -6,11 +6,11 @@ module only decides which ones a full pass runs (and with which grouping).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
-from analyses import balance, ratings, scores, winrates
+from analyses import balance, features as features_mod, ratings, scores, winrates
 from analyses.load import Results
 
 
@@ -37,6 +37,7 @@ class Metrics:
     end_reasons: pl.DataFrame
     ratings: pl.DataFrame | None
     rating_entity: str | None
+    features: list = field(default_factory=list)   # features.FeatureAnalysis per feature the game declares
 
 
 def _n_unique(lf: pl.LazyFrame, col: str) -> int:
@@ -44,8 +45,12 @@ def _n_unique(lf: pl.LazyFrame, col: str) -> int:
 
 
 def compute(results: Results, variant: str, by: str | None = None, level: float = 0.95,
-            with_ratings: bool = True) -> Metrics:
-    """Run every metric over one variant's shards (lazy scans; only small tables come back)."""
+            with_ratings: bool = True, features=None) -> Metrics:
+    """Run every metric over one variant's shards (lazy scans; only small tables come back).
+
+    ``features``: the features in play to analyse (``analyses.features.Feature``); None = those
+    the results' game declares (``GAME.report_features``), [] = none.
+    """
     lf = results.scan(variant)
     by = by or balance.default_group(lf)
     if by not in lf.collect_schema():
@@ -65,8 +70,11 @@ def compute(results: Results, variant: str, by: str | None = None, level: float 
                 rating_entity = entity
                 rating_table = ratings.ratings(lf, entity, level)
                 break
+    feature_tables, feature_notes = features_mod.analyse_features(results, variant, features, by, level)
+    summary.notes.extend(feature_notes)
     info = results.variants[variant]
     return Metrics(results.experiment, variant, results.game_name, info.config_hash, info.games, by, level,
                    summary, by_seat, cross, strategies, score_table, list(results.components),
                    scores.score_counts(lf, by), scores.margin_of_victory(lf, None, level),
-                   scores.length_counts(lf, "rounds"), scores.end_reasons(lf, level), rating_table, rating_entity)
+                   scores.length_counts(lf, "rounds"), scores.end_reasons(lf, level), rating_table, rating_entity,
+                   feature_tables)

@@ -52,6 +52,18 @@ class Variant:
     game_name: str = "synthetic"
     reshuffle: float = 0.0                 # share of games whose noise is redrawn with `noise_key`
     noise_key: int = 0                     # variants with different keys differ in those games only
+    # features in play (analyses.features): len(feature_slots) values of feature_pool per game
+    feature_pool: tuple = ()               # values drawn without replacement, e.g. ("T1", ..., "T10")
+    feature_slots: tuple = ()              # slot suffixes of the columns
+    feature_prefix: str = "ft_tile_"       # per-game str columns <prefix><slot>: the value in play
+    held_prefix: str = "ft_favour_"        # per-seat i8 columns <prefix><slot>: 0 none, 1 first, 2 second space
+    hold_rate: float = 0.5                 # chance that each of a slot's two spaces is taken (distinct seats)
+    holder_weights: dict | None = None     # value -> strength factor of the seat holding it
+    in_play_weights: dict | None = None    # value -> {strategy: strength factor while the value is in play}
+
+
+_FEATURE_DEFAULTS = {"feature_pool": (), "feature_slots": (), "feature_prefix": "ft_tile_",
+                     "held_prefix": "ft_favour_", "hold_rate": 0.5, "holder_weights": None, "in_play_weights": None}
 
 
 def _hash(obj) -> str:
@@ -60,7 +72,8 @@ def _hash(obj) -> str:
 
 def config_hash(v: Variant) -> str:
     """16 hex digits identifying a variant's truth, as the runner's config hash does."""
-    return _hash(v.__dict__)
+    # feature fields at their defaults are left out: hashes of feature-less variants stay as they were
+    return _hash({k: x for k, x in v.__dict__.items() if not (k in _FEATURE_DEFAULTS and x == _FEATURE_DEFAULTS[k])})
 
 
 def _games_table(v: Variant, experiment: str, variant: str, seed: int, games: np.ndarray,
@@ -95,6 +108,9 @@ def _games_table(v: Variant, experiment: str, variant: str, seed: int, games: np
         gumbel_slot = -np.log(-np.log(u))
         gumbel = np.take_along_axis(gumbel_slot, slot_of_seat, axis=1)
         strength = fac_w[fac] + seat_lw[None, :] + strat_lw[slot_of_seat] + gumbel
+        feature_cols = {}
+        if v.feature_pool and v.feature_slots:
+            strength, feature_cols = _features(v, seed, g, p, slot_of_seat, strat_names, strength)
         order = np.argsort(-strength, axis=1, kind="stable")
         rank = np.empty((B, p), dtype=np.int64)
         np.put_along_axis(rank, order, np.arange(1, p + 1)[None, :].repeat(B, 0), axis=1)
@@ -142,12 +158,41 @@ def _games_table(v: Variant, experiment: str, variant: str, seed: int, games: np
         }
         for name, c in zip(v.components, comps):
             cols[f"score_{name}"] = pl.Series(c.ravel(), dtype=pl.Int32)
+        cols.update(feature_cols)
         frames.append(pl.DataFrame(cols))
     consts = [pl.lit(experiment).alias("experiment"), pl.lit(v.game_name).alias("game_name"),
               pl.lit(variant).alias("variant"), pl.lit(chash).alias("config_hash")]
     df = pl.concat(frames).sort(["game", "seat"]).with_columns(consts)
     first = ["experiment", "game_name", "variant", "config_hash"]
     return df.select(first + [c for c in df.columns if c not in first])
+
+
+def _features(v: Variant, seed: int, g: np.ndarray, p: int, slot_of_seat: np.ndarray, strat_names: list,
+              strength: np.ndarray):
+    """Draw the values in play and their holders; add the planted effects to the strengths."""
+    pool, B, S = list(v.feature_pool), len(g), len(v.feature_slots)
+    perm = rng.permutations(rng.stream_keys(seed, g, "features"), len(pool))[:, :S]      # [B, S] value index
+    held = np.zeros((B, p, S), dtype=np.int64)
+    rows = np.arange(B)
+    for s in range(S):
+        keys = rng.stream_keys(seed, g, "holders", s)
+        first = rng.integers(keys, 0, p)
+        second = (first + 1 + rng.integers(keys, 1, max(p - 1, 1))) % p                  # another seat
+        take1, take2 = rng.uniform(keys, 2) < v.hold_rate, rng.uniform(keys, 3) < v.hold_rate
+        held[rows[take1], first[take1], s] = 1
+        held[rows[take2], second[take2], s] = 2
+    hw = np.log(np.asarray([(v.holder_weights or {}).get(x, 1.0) for x in pool], dtype=float))
+    strength = strength + ((held > 0) * hw[perm][:, None, :]).sum(axis=2)
+    for value, per_strategy in (v.in_play_weights or {}).items():
+        in_play = (perm == pool.index(value)).any(axis=1)
+        lw = np.log(np.asarray([per_strategy.get(name, 1.0) for name in strat_names], dtype=float))
+        strength = strength + in_play[:, None] * lw[slot_of_seat]
+    cols = {}
+    for s, suffix in enumerate(v.feature_slots):
+        cols[f"{v.feature_prefix}{suffix}"] = _names(np.repeat(perm[:, s], p), pool)
+    for s, suffix in enumerate(v.feature_slots):
+        cols[f"{v.held_prefix}{suffix}"] = pl.Series(held[:, :, s].ravel(), dtype=pl.Int8)
+    return strength, cols
 
 
 def _names(index: np.ndarray, names: list) -> pl.Series:

@@ -291,9 +291,10 @@ def end_reasons(table: pl.DataFrame, shared: dict, stamp: Stamp):
     return _finish(fig, stamp, "How games end")
 
 
-def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, scale: float = 1.0):
+def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, scale: float = 1.0,
+           xlabel: str | None = None, sort: bool = True):
     """Differences B - A per group with intervals; significant (Holm) coloured and starred."""
-    df = table.sort("diff")
+    df = table.sort("diff") if sort else table.reverse()
     n = df.height
     fig, ax = plt.subplots(figsize=(10, max(3.5, 0.5 * n + 2)))
     for i, r in enumerate(df.iter_rows(named=True)):
@@ -310,9 +311,48 @@ def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, sc
     lo, hi = min(lo, 0), max(hi, 0)
     span = max(hi - lo, 1e-6)
     ax.set_xlim(lo - 0.05 * span, hi + 0.9 * span)
-    ax.set_xlabel(f"B - A ({unit})")
+    ax.set_xlabel(xlabel or f"B - A ({unit})")
     ax.grid(axis="x", alpha=0.3)
     return _finish(fig, stamp, title)
+
+
+def feature_shift(table: pl.DataFrame, row: str, group: str, stamp: Stamp, title: str, level: float):
+    """Change of each group's win rate when a value is in play: one panel per group, one row per
+    value (in the table's order), interval bars, Holm-significant coloured and starred."""
+    groups = table[group].unique(maintain_order=True).to_list()
+    rows = table[row].unique(maintain_order=True).to_list()
+    n = len(rows)
+    fig, axes = plt.subplots(1, len(groups), figsize=(max(10, 3.2 * len(groups)), max(3.5, 0.42 * n + 2.2)),
+                             sharey=True, squeeze=False)
+    finite = table.filter(pl.col("lo").is_not_nan() & pl.col("hi").is_not_nan())
+    lo = 100 * min(finite["lo"].min() if finite.height else -0.01, 0)
+    hi = 100 * max(finite["hi"].max() if finite.height else 0.01, 0)
+    pad = 0.08 * max(hi - lo, 1e-6)
+    for ax, g in zip(axes[0], groups):
+        part = table.filter(pl.col(group) == g)
+        for r in part.iter_rows(named=True):
+            if r["diff"] != r["diff"]:
+                continue
+            i = n - 1 - rows.index(r[row])
+            c = (UP if r["diff"] > 0 else DOWN) if r["significant"] else NEUTRAL
+            _errorbar(ax, 100 * r["diff"], i, xerr=[[100 * (r["diff"] - r["lo"])], [100 * (r["hi"] - r["diff"])]],
+                      fmt="o", color=c, capsize=3, ms=6, lw=1.8)
+            if r["significant"]:
+                ax.annotate(f"{100 * r['diff']:+.1f} *", (100 * r["hi"], i), xytext=(4, 0), textcoords="offset points",
+                            va="center", fontsize=8, color=c)
+        ax.axvline(0, color=REF, ls="--", lw=1.2)
+        ax.set_xlim(lo - pad, hi + 3 * pad)
+        ax.set_title(str(g), fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_xlabel("win rate: in play - not (pp)")
+    axes[0][0].set_yticks(range(n), [str(v) for v in reversed(rows)])
+    axes[0][0].set_ylim(-0.7, n - 0.3)
+    _finish(fig, stamp, title)
+    fig.tight_layout(rect=(0, 0.07 if "\n" in stamp.text() else 0.04, 1, 0.9))
+    fig.text(0.01, 0.925, f"red: higher with the value in play, blue: lower (Holm over all {table.height} cells, "
+             f"{int(round(level * 100))}% level); grey: not significant; bars: intervals of the difference",
+             fontsize=9, color="0.25", ha="left", va="center")
+    return fig
 
 
 def rates_side_by_side(wins: pl.DataFrame, by: str, stamp: Stamp, label_a: str, label_b: str):

@@ -140,6 +140,30 @@ def _wrap(lines: list, width: int = 125) -> list:
     return out
 
 
+def _pages(lines: list, per_page: int) -> list:
+    """Split text lines into pages, at blank lines (between sections) where possible."""
+    sections, cur = [], []
+    for line in lines:
+        cur.append(line)
+        if not line.strip():
+            sections.append(cur)
+            cur = []
+    if cur:
+        sections.append(cur)
+    pages, page = [], []
+    for sec in sections:
+        if page and len(page) + len(sec) > per_page:
+            pages.append(page)
+            page = []
+        while len(sec) > per_page:
+            pages.append(sec[:per_page])
+            sec = sec[per_page:]
+        page += sec
+    if page:
+        pages.append(page)
+    return [[line for line in p] for p in pages if any(x.strip() for x in p)]
+
+
 def _stamp(m: metrics_mod.Metrics, intervals: str = WILSON) -> F.Stamp:
     return F.Stamp(m.experiment, m.variant, m.games, m.config_hash, intervals)
 
@@ -165,6 +189,40 @@ def variant_figures(w: _Writer, m: metrics_mod.Metrics, suffix: str = ""):
                                                 F.Stamp(m.experiment, m.variant, m.games, m.config_hash,
                                                         "95% t intervals of the mean")))
     w.add(f"end_reasons{suffix}", F.end_reasons(m.end_reasons, m.summary.shared, st))
+    for fa in m.features:
+        feature_figures(w, m, fa, suffix)
+
+
+def feature_figures(w: _Writer, m: metrics_mod.Metrics, fa, suffix: str = ""):
+    """A feature the game declares (analyses.features): its text page, the holders' win-share
+    advantage per value (when held) and the change of each group's win rate with the value in play."""
+    from analyses.features import format_feature
+
+    name = safe_name(fa.feature.name.replace(" ", "_"))
+    lv = int(round(m.level * 100))
+    pages = _pages(_wrap(format_feature(fa), 140), 62)
+    for k, body in enumerate(pages):
+        more = f" ({k + 1}/{len(pages)})" if len(pages) > 1 else ""
+        w.add(f"feature_{name}{'' if k == 0 else f'_{k + 1}'}{suffix}",
+              F.text_page(body, _stamp(m, f"{lv}% intervals: Wilson, Newcombe, Welch (methods on the page)"), f"Features in play: {fa.feature.name}{more}", size=7 if len(body) > 45 else 8))
+    multi = fa.values["players"].n_unique() > 1
+
+    def labelled(df):
+        lab = (pl.col("value") + " (" + pl.col("players").cast(pl.String) + "p)") if multi else pl.col("value")
+        return df.with_columns(label=lab)
+
+    if fa.holders is not None:
+        st = F.Stamp(m.experiment, m.variant, m.games, m.config_hash,
+                     f"{lv}% intervals: Newcombe square-and-add, games as clusters")
+        w.add(f"feature_{name}_holders{suffix}",
+              F.forest(labelled(fa.holders), "label", st,
+                       f"{fa.feature.name}: win share of holders minus non-holders (games with the value in play)",
+                       "percentage points", 100.0,
+                       xlabel="holders - non-holders (percentage points of win share, ties split)", sort=False))
+    st = F.Stamp(m.experiment, m.variant, m.games, m.config_hash, f"{lv}% Newcombe hybrid score intervals")
+    w.add(f"feature_{name}_win_rate_by_{fa.by}{suffix}",
+          F.feature_shift(labelled(fa.win_rates), "label", fa.by, st,
+                          f"{fa.feature.name}: change of the win rate by {fa.by} with the value in play", m.level))
 
 
 def overview_lines(results: Results, all_metrics: dict) -> list:
