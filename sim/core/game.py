@@ -32,9 +32,18 @@ class Game(Protocol):
     def observe(self, state, players: np.ndarray) -> Any:  ...  # what each game's given player may know
     def describe(self, before, after, action: int) -> list[str]: ...  # readable log lines (batch of 1)
 
+    # Optional attribute (not required; absent = none): ``report_features``, a sequence of
+    # ``analyses.features.Feature(name, in_play_prefix, held_prefix=None)`` (or plain tuples of
+    # those fields) naming results columns: per-game ``<in_play_prefix><slot>`` = the value in
+    # play in that slot, optional per-seat ``<held_prefix><slot>`` > 0 = the seat holds it.
+    # Reports and ``summary`` then analyse which values in play shift the outcome
+    # (docs/analyses.md, "Features in play"), e.g.
+    # ``report_features = (Feature("favour tile", "en_tile_", "en_favour_"),)``.
+
 
 _GAMES = {"red_rising": "sim.games.red_rising.game",
           "animal_kingdoms": "sim.games.animal_kingdoms.game",
+          "explorers_of_navoria": "sim.games.explorers_of_navoria.game",
           }
 
 

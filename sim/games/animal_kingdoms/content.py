@@ -9,13 +9,10 @@ CSV files may hold ``#`` comment lines and blank lines.
 """
 from __future__ import annotations
 
-import csv
-import io
-import tomllib
 from pathlib import Path
 
-from sim.core import hashing
-from sim.core.config import unknown_key_error
+from sim.core import datafiles, hashing
+from sim.core.datafiles import check_keys, integer, read_csv, read_text, read_toml  # noqa: F401 (re-exported)
 from sim.core.errors import InputError
 from sim.games.animal_kingdoms.config import LEVELS
 from sim.games.animal_kingdoms.content_types import (
@@ -36,65 +33,7 @@ MAX_KINGDOMS = 12
 
 
 def resolve(config, key: str) -> Path:
-    value = getattr(config, key)
-    return Path(value) if value else DATA_DIR / DEFAULT_FILES[key]
-
-
-def read_text(path: Path) -> str:
-    if not path.is_file():
-        raise InputError(path, None, "content file not found")
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(path, None, "not a UTF-8 text file") from None
-
-
-def read_csv(path: Path, columns: tuple[str, ...], required: tuple[str, ...]) -> list[tuple[int, dict]]:
-    """Rows of a CSV file with a header line, as (line number, {column: text}) pairs."""
-    lines = [(i + 1, line) for i, line in enumerate(read_text(path).splitlines())
-             if line.strip() and not line.lstrip().startswith("#")]
-    if not lines:
-        raise InputError(path, None, f"empty file: expected a header line {','.join(columns)}")
-    header_line, header = lines[0]
-    names = [h.strip() for h in next(csv.reader([header]))]
-    for name in names:
-        if name not in columns:
-            raise unknown_key_error(str(path), f"line {header_line}: column ", name, columns)
-    for name in required:
-        if name not in names:
-            raise InputError(path, f"line {header_line}", f"missing column {name!r} (expected {','.join(columns)})")
-    rows = []
-    for number, line in lines[1:]:
-        values = next(csv.reader(io.StringIO(line)))
-        if len(values) > len(names):
-            raise InputError(path, f"line {number}", f"expected {len(names)} fields ({','.join(names)}), got {len(values)}")
-        values += [""] * (len(names) - len(values))
-        rows.append((number, {n: v.strip() for n, v in zip(names, values)}))
-    return rows
-
-
-def read_toml(path: Path) -> dict:
-    try:
-        return tomllib.loads(read_text(path))
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(path, None, f"not valid TOML: {err}") from None
-
-
-def integer(path, place, text, lo=None, hi=None) -> int:
-    """A whole number from a CSV field or TOML value, within [lo, hi]."""
-    if isinstance(text, bool):
-        raise InputError(path, place, f"expected an integer, got {text!r}")
-    if isinstance(text, int):
-        value = text
-    else:
-        try:
-            value = int(str(text).strip())
-        except ValueError:
-            raise InputError(path, place, f"expected an integer, got {text!r}") from None
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        bounds = f"from {lo} to {hi}" if hi is not None else f">= {lo}"
-        raise InputError(path, place, f"expected an integer {bounds}, got {value}")
-    return value
+    return datafiles.resolve(config, key, DATA_DIR, DEFAULT_FILES)
 
 
 def load_cards(path: Path) -> tuple[tuple[Card, ...], tuple[str, ...]]:
@@ -196,13 +135,7 @@ def load_kingdoms(path: Path) -> tuple[Kingdom, ...]:
     return tuple(kingdoms)
 
 
-def _check_keys(path, raw: dict, allowed, prefix=""):
-    for key in raw:
-        if key not in allowed:
-            raise unknown_key_error(str(path), prefix, key, allowed)
-    for key in allowed:
-        if key not in raw:
-            raise InputError(path, prefix + key, "missing key")
+_check_keys = check_keys
 
 
 def _int_list(path, place, value, lo) -> tuple[int, ...]:

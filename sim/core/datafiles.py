@@ -1,0 +1,97 @@
+"""Reading a game's content files (CSV, TOML) with one-line errors naming file, place and expectation.
+
+Every game keeps the components its seed leaves open as data files in its own ``data/``
+folder, each replaceable through a ``*_file`` config key (empty = the default file). These
+helpers are shared by the games' ``content.py`` loaders: a problem is an ``InputError`` naming
+the file, the line (or key) and what was expected. CSV files have a header line; lines
+starting with ``#`` and blank lines are ignored.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import tomllib
+from pathlib import Path
+
+from sim.core.config import unknown_key_error
+from sim.core.errors import InputError
+
+
+def resolve(config, key: str, data_dir: Path, default_files: dict) -> Path:
+    """The path of content file ``key``: the config's value, or ``data_dir / default_files[key]`` if empty."""
+    value = getattr(config, key)
+    return Path(value) if value else Path(data_dir) / default_files[key]
+
+
+def read_text(path: Path) -> str:
+    """The UTF-8 text of a content file."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(path, None, "content file not found")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(path, None, "not a UTF-8 text file") from None
+
+
+def read_csv(path: Path, columns: tuple[str, ...], required: tuple[str, ...]) -> list[tuple[int, dict]]:
+    """Rows of a CSV file with a header line, as (line number, {column: text}) pairs.
+
+    The header may name only ``columns`` and must name every one of ``required``; a missing
+    trailing field reads as empty text.
+    """
+    lines = [(i + 1, line) for i, line in enumerate(read_text(path).splitlines())
+             if line.strip() and not line.lstrip().startswith("#")]
+    if not lines:
+        raise InputError(path, None, f"empty file: expected a header line {','.join(columns)}")
+    header_line, header = lines[0]
+    names = [h.strip() for h in next(csv.reader([header]))]
+    for name in names:
+        if name not in columns:
+            raise unknown_key_error(str(path), f"line {header_line}: column ", name, columns)
+    for name in required:
+        if name not in names:
+            raise InputError(path, f"line {header_line}", f"missing column {name!r} (expected {','.join(columns)})")
+    rows = []
+    for number, line in lines[1:]:
+        values = next(csv.reader(io.StringIO(line)))
+        if len(values) > len(names):
+            raise InputError(path, f"line {number}", f"expected {len(names)} fields ({','.join(names)}), got {len(values)}")
+        values += [""] * (len(names) - len(values))
+        rows.append((number, {n: v.strip() for n, v in zip(names, values)}))
+    return rows
+
+
+def read_toml(path: Path) -> dict:
+    """A TOML content file as a dict."""
+    try:
+        return tomllib.loads(read_text(path))
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(path, None, f"not valid TOML: {err}") from None
+
+
+def integer(path, place, text, lo=None, hi=None) -> int:
+    """A whole number from a CSV field or TOML value, within [lo, hi]."""
+    if isinstance(text, bool):
+        raise InputError(path, place, f"expected an integer, got {text!r}")
+    if isinstance(text, int):
+        value = text
+    else:
+        try:
+            value = int(str(text).strip())
+        except ValueError:
+            raise InputError(path, place, f"expected an integer, got {text!r}") from None
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        bounds = f"from {lo} to {hi}" if hi is not None else f">= {lo}"
+        raise InputError(path, place, f"expected an integer {bounds}, got {value}")
+    return value
+
+
+def check_keys(path, raw: dict, allowed, prefix: str = "", required=None) -> None:
+    """Every key of ``raw`` is in ``allowed`` and every key of ``required`` (default: all allowed) is there."""
+    for key in raw:
+        if key not in allowed:
+            raise unknown_key_error(str(path), prefix, key, allowed)
+    for key in (allowed if required is None else required):
+        if key not in raw:
+            raise InputError(path, prefix + key, "missing key")
