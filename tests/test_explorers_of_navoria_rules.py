@@ -488,3 +488,22 @@ def test_pending_atom_survives_a_track_choice_in_order_rewards_EN_A13_EN_A14_EN_
     assert s.comp[0, 0, st.C_CITY] == 0 and s.comp[0, 0, st.C_ORDERS] == 4
     act(s, "track:glacier")
     assert s.comp[0, 0, st.C_CITY] == 2 and s.marker[0, 0].tolist() == [0, 1, 1]
+
+
+def test_board_and_tableaus_are_public_to_every_player_EN_S2_EN_R18():
+    """EN-S2 (the board is reachable by all) and EN-R18 (tableau cards are public): mid-game, every
+    seat's observation shows every seat's tableau, score, markers, posts and docks and the whole
+    board (offers, city, bag, centre), exactly as the state holds them; only the piles' unseen order
+    is withheld (checked in the engine tests)."""
+    config = Config(players=4)
+    content = GAME.load_content(config)
+    s = GAME.init(config, content, np.arange(32), 5)
+    r = np.random.default_rng(0)
+    for _ in range(60):
+        legal = GAME.legal_actions(s)
+        s = GAME.step(s, np.array([r.choice(np.flatnonzero(row)) if row.any() else 0 for row in legal]))
+    assert s.ncol.sum() > 0
+    for p in range(4):
+        obs = GAME.observe(s, np.full(32, p))
+        for name in ("ncol", "sym", "score", "marker", "posts", "offer", "city", "bag", "centre"):
+            assert np.array_equal(getattr(obs, name), getattr(s, name)), name
