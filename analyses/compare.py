@@ -18,7 +18,8 @@ Tests, per value of ``by`` (faction, seat, strategy, ...), B minus A:
 * score, unpaired: Welch's t-test (default) or Mann-Whitney U, Welch interval, Cohen's d.
 
 Holm's correction runs across the groups compared, separately for win rate and for score, and
-the output says so. Per-game quantities (turns, rounds) are compared too, outside the families.
+the output says so. Per-game quantities (turns, rounds, mean score, score spread, margin of victory, shared-win rate)
+are compared too, outside the families.
 """
 from __future__ import annotations
 
@@ -212,29 +213,49 @@ def _unpaired_tables(sa: pl.DataFrame, sb: pl.DataFrame, by: str, level: float, 
     return wins, scores
 
 
+PER_GAME = ("turns", "rounds", "mean_score", "score_spread", "margin", "shared_win")
+
+
+def _per_game(lf: pl.LazyFrame, lo: int | None = None, hi: int | None = None) -> pl.LazyFrame:
+    """One row per game: length, mean score, spread (best - worst), margin of victory (best -
+    second best; 0 when the win is shared) and whether the win is shared (0/1)."""
+    if lo is not None:
+        lf = lf.filter(pl.col("game").is_between(lo, hi))
+    score = pl.col("score").cast(pl.Float64)
+    ordered = score.sort(descending=True)
+    return lf.group_by("game").agg(
+        turns=pl.col("turns").first().cast(pl.Float64), rounds=pl.col("rounds").first().cast(pl.Float64),
+        mean_score=score.mean(), score_spread=score.max() - score.min(),
+        margin=ordered.first() - ordered.slice(1, 1).first(),
+        shared_win=((score == score.max()).sum() > 1).cast(pl.Float64))
+
+
 def _length_table(a: Side, b: Side, paired: bool, lo: int, hi: int, level: float) -> pl.DataFrame:
+    """Per-game measures (``PER_GAME``), B - A: paired t on the same games, else Welch."""
+    if paired:                       # lo..hi: the paired game range; unpaired sides use all their games
+        ga, gb = _per_game(a.lf, lo, hi), _per_game(b.lf, lo, hi)
+    else:
+        ga, gb = _per_game(a.lf), _per_game(b.lf)
+    if paired:
+        joined = ga.join(gb, on="game", suffix="_b").collect()
+    else:
+        da, db = ga.collect(), gb.collect()
     rows = []
-    for col in ("turns", "rounds"):
+    for col in PER_GAME:
         if paired:
-            ga = a.lf.filter((pl.col("seat") == 0) & pl.col("game").is_between(lo, hi)).select("game", col)
-            gb = b.lf.filter((pl.col("seat") == 0) & pl.col("game").is_between(lo, hi)).select("game", col)
-            st = ga.join(gb, on="game", suffix="_b").select(
-                n=pl.len(), ma=pl.col(col).cast(pl.Float64).mean(), mb=pl.col(f"{col}_b").cast(pl.Float64).mean(),
-                sd=(pl.col(f"{col}_b").cast(pl.Float64) - pl.col(col).cast(pl.Float64)).std()).collect()
-            n, ma, mb, sd = (st[c][0] for c in ("n", "ma", "mb", "sd"))
+            xa, xb = joined[col].to_numpy(), joined[f"{col}_b"].to_numpy()
+            n, ma, mb, sd = len(xa), float(xa.mean()), float(xb.mean()), float(np.std(xb - xa, ddof=1))
             l, h = t_interval(mb - ma, sd, n, level)
             t = (mb - ma) / (sd / np.sqrt(n)) if sd else 0.0
-            p = float(2 * stats.t.sf(abs(t), n - 1)) if n > 1 else float("nan")
+            p = float(2 * stats.t.sf(abs(t), n - 1)) if n > 1 and sd else (1.0 if n > 1 else float("nan"))
             test = "paired t"
         else:
-            def agg(s):
-                return s.lf.filter(pl.col("seat") == 0).select(
-                    n=pl.len(), m=pl.col(col).cast(pl.Float64).mean(), sd=pl.col(col).cast(pl.Float64).std()).collect()
-            xa, xb = agg(a), agg(b)
-            n, ma, mb = xa["n"][0], xa["m"][0], xb["m"][0]
-            l, h, _ = welch_interval(mb, xb["sd"][0], xb["n"][0], ma, xa["sd"][0], n, level)
-            p = float(stats.ttest_ind_from_stats(mb, xb["sd"][0], xb["n"][0], ma, xa["sd"][0], n,
-                                                 equal_var=False).pvalue)
+            xa, xb = da[col].to_numpy(), db[col].to_numpy()
+            n, ma, mb = len(xa), float(xa.mean()), float(xb.mean())
+            sa, sb = float(np.std(xa, ddof=1)), float(np.std(xb, ddof=1))
+            l, h, _ = welch_interval(mb, sb, len(xb), ma, sa, n, level)
+            p = float(stats.ttest_ind_from_stats(mb, sb, len(xb), ma, sa, n, equal_var=False).pvalue) \
+                if sa or sb else 1.0
             test = "Welch t"
         rows.append({"measure": col, "n": int(n), "mean_a": ma, "mean_b": mb, "diff": mb - ma,
                      "lo": float(l), "hi": float(h), "p": p, "test": test})
@@ -344,9 +365,11 @@ def format_comparison(c: Comparison) -> str:
             lines.append(f"pairing gain: an unpaired design would need {_gain(gw)} (win rate) and {_gain(gs)} "
                          "(score) as many games for intervals this narrow (median over groups)")
     lines.append("")
-    lines.append("game length (per game, B - A; not in the Holm families)")
+    lines.append("per game (B - A; not in the Holm families): length, mean score, spread = best - worst, "
+                 "margin = best - second, shared_win = share of games with a shared win")
     for r in c.length.iter_rows(named=True):
-        lines.append(f"{r['measure']:<20} {r['n']:>8,} {r['mean_a']:>8.2f} {r['mean_b']:>8.2f} {r['diff']:>+8.2f} "
-                     f"[{r['lo']:>+7.2f}, {r['hi']:>+7.2f}] {_fmt_p(r['p']):>8}  ({r['test']})")
+        d = 4 if r["measure"] == "shared_win" else 2
+        lines.append(f"{r['measure']:<20} {r['n']:>8,} {r['mean_a']:>8.{d}f} {r['mean_b']:>8.{d}f} {r['diff']:>+8.{d}f} "
+                     f"[{r['lo']:>+7.{d}f}, {r['hi']:>+7.{d}f}] {_fmt_p(r['p']):>8}  ({r['test']})")
     lines.append("* significant after Holm correction")
     return "\n".join(lines)

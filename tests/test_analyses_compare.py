@@ -179,3 +179,16 @@ def test_injected_effect_is_detected_with_the_expected_power():
     assert 0.4 < power < 0.9
     assert abs(hits / reps - power) < 3.5 * se, (hits / reps, power)
     assert np.mean(diffs) == pytest.approx(p_b - 1 / 3, abs=4 * np.std(diffs) / np.sqrt(reps))
+
+
+def test_per_game_measures_spread_margin_and_shared_wins():
+    """Per game: spread = best - worst, margin = best - second best (0 when shared), shared win 0/1."""
+    from analyses.compare import _per_game
+    rows = pl.DataFrame({"game": [0, 0, 0, 1, 1, 1], "seat": [0, 1, 2, 0, 1, 2], "score": [10, 7, 7, 9, 9, 1],
+                         "turns": [30] * 3 + [32] * 3, "rounds": [3] * 6})
+    out = _per_game(rows.lazy()).collect().sort("game")
+    assert out["score_spread"].to_list() == [3.0, 8.0]
+    assert out["margin"].to_list() == [3.0, 0.0]
+    assert out["shared_win"].to_list() == [0.0, 1.0]
+    assert out["mean_score"].to_list() == [8.0, 19 / 3]
+    assert out["turns"].to_list() == [30.0, 32.0]
