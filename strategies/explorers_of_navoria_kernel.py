@@ -664,8 +664,14 @@ def _context(g, T, F):
     ph = g[G_PHASE]
     collect = ph == PH_CSTART or ph == PH_CTURN or ph == PH_CEFFECT
     cpr = nrec / max(n, 1)
-    done = np.int64(g[G_TURN]) + (nrec if collect else 0)
-    own_left = max(0.0, ((3 - rd) * 2 * nrec - done) / max(n, 1) - 1.0)
+    # own turns after this one: turn t of a phase is the decider's, and so is every n-th turn after
+    # it, in both phases (recruit and collect turns both run through the compass one seat at a
+    # time), so (nrec - 1 - t) // n more this phase; then this round's collect turns when
+    # recruiting, 2 x cpr per later round. (Not (turns left of everyone) / n - 1, which is short by
+    # up to (n - 1) / n turn depending on the compass space.)
+    t = np.int64(g[G_TURN])
+    own_left = max(0.0, np.float64((nrec - 1 - t) // max(n, 1)) + (0.0 if collect else cpr)
+                   + (2 - rd) * 2.0 * cpr)
     ncards = 0
     for c in range(5):
         ncards += g[base + P_NCOL + c]

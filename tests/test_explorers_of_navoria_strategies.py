@@ -288,6 +288,81 @@ def test_a_weight_changes_the_choice_in_a_hand_made_position(tmp_path):
     assert decide(hi, before) == 0 and decide(lo, before) in (4, 5, 6)
 
 
+def collect_position(config, turn, order):
+    """Round 3, collect turn ``turn`` (0-based) with compass ``order``; the decider (the engine's
+    rule: ``order[n-1 - turn % n]``) has empty docks and may take only CB3 (2 points) or CG1 (2 food
+    + a good of choice): a trader and an artisan token are left, every other city space is taken."""
+    s = GAME.init(config, content_for(config), np.arange(1), 5)
+    names = GAME.action_names(content_for(config))
+    n = config.players
+    g = s.m[0]
+    g[st.G_ROUND], g[st.G_PHASE], g[st.G_KIND], g[st.G_TURN] = 2, st.PH_CTURN, st.K_COLLECT, turn
+    g[st.G_ORDER:st.G_ORDER + n] = order
+    g[st.G_DEC] = order[n - 1 - turn % n]
+    g[st.G_CENTRE:st.G_CENTRE + 5] = 0
+    g[st.G_PILET:st.G_PILET + 5] = (1, 0, 0, 0, 1)
+    g[st.G_CITY:st.G_CITY + 15] = (g[st.G_DEC] + 1) % n
+    for space in ("city:CB3", "city:CG1"):
+        g[st.G_CITY + names.index(space) - 16] = -1
+    kernel.fill_legal(g, s.legal[0], s.t.tab, s.t.C)
+    assert [names[a] for a in np.nonzero(s.legal[0])[0]] == ["city:CB3", "city:CG1"]
+    return s, names
+
+
+def test_own_turns_left_do_not_depend_on_the_compass_space():
+    """Partial orders fade over the decider's last own turns (``progress_horizon``). The decider's
+    own turns left are exact whatever its compass space: with one more own collect turn to come,
+    the first and the last collector of a cycle value the goods of CG1 alike (the former count,
+    turns left of everyone / n - 1, gave the last collector 1/3 turn and made it take CB3), and on
+    its last own turn of the game partial goods are worth nothing (CB3)."""
+    config = Config(players=3, start_player="first_slot")
+    plan = make("en_balanced", config, {"progress": 3.0})
+    picks = {}
+    for turn, order in ((6, (1, 2, 0)), (7, (2, 0, 1)), (8, (0, 1, 2))):    # seat 0: 1st, 2nd, 3rd collector
+        s, names = collect_position(config, turn, order)                    # one own turn still to come
+        assert GAME.decider(s)[0] == 0
+        picks[turn] = names[decide(plan, s)]
+    assert picks == {6: "city:CG1", 7: "city:CG1", 8: "city:CG1"}, picks
+    for turn, order in ((9, (1, 2, 0)), (11, (0, 1, 2))):                   # seat 0's last own turn
+        s, names = collect_position(config, turn, order)
+        assert names[decide(plan, s)] == "city:CB3"
+
+
+def relabel_seats(s, perm):
+    """The same position with seat p renamed perm[p]: seat blocks moved, seat ids in the compass,
+    decider, favour holders and city rewritten."""
+    s = st.copy_state(s)
+    m0 = s.m.copy()
+    for p, q in enumerate(perm):
+        s.m[:, st.SEAT0 + q * st.SW:st.SEAT0 + (q + 1) * st.SW] = m0[:, st.SEAT0 + p * st.SW:st.SEAT0 + (p + 1) * st.SW]
+    to = np.arange(st.MAXP)
+    to[:len(perm)] = perm
+    for first, width in ((st.G_DEC, 1), (st.G_ORDER, st.MAXP), (st.G_FHOLD, 8), (st.G_CITY, st.CITY_MAX)):
+        v = m0[:, first:first + width]
+        s.m[:, first:first + width] = np.where(v >= 0, to[np.maximum(v, 0)], v)
+    return s
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_choices_do_not_depend_on_seat_numbers(players):
+    """Only the position matters, not which seat number holds it: renaming the seats (compass,
+    tableaus, markers, city and favour holders moved with them) changes no plan's choice."""
+    config = Config(players=players)
+    strategies = {n: make(n, config) for n in PLANS}
+    perm = np.roll(np.arange(players), 1)
+    for k, s in enumerate(mid_game_states(config, n=80, seed=5)):
+        live = np.nonzero(~GAME.done(s))[0]
+        s = take(s, live)
+        other = relabel_seats(s, perm)
+        legal = GAME.legal_actions(s)
+        assert np.array_equal(GAME.decider(other), perm[GAME.decider(s)])
+        for name, strategy in strategies.items():
+            rng = StrategyRng(np.arange(len(live), dtype=np.uint64) + 3, np.full(len(live), k))
+            a = strategy.act(GAME.observe(s, GAME.decider(s)), legal, rng)
+            b = strategy.act(GAME.observe(other, GAME.decider(other)), legal, StrategyRng(rng.keys, rng.counter))
+            assert np.array_equal(a, b), name
+
+
 def test_goods_placement_completes_orders():
     """GOODS decisions: whenever a legal placement fulfils an order, the plans pick one that
     fulfils as many orders as any legal placement does (EN-R94)."""
