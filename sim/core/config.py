@@ -12,6 +12,16 @@ import typing
 from sim.core.errors import InputError
 
 
+def choices(*values):
+    """A config field whose value must be one of ``values``; the first is the default."""
+    return dataclasses.field(default=values[0], metadata={"choices": values})
+
+
+def value_range(default, lo, hi):
+    """A numeric config field with its default and its allowed range ``lo..hi``."""
+    return dataclasses.field(default=default, metadata={"range": (lo, hi)})
+
+
 def _type_name(tp) -> str:
     return getattr(tp, "__name__", str(tp))
 

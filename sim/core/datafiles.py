@@ -95,3 +95,33 @@ def check_keys(path, raw: dict, allowed, prefix: str = "", required=None) -> Non
     for key in (allowed if required is None else required):
         if key not in raw:
             raise InputError(path, prefix + key, "missing key")
+
+
+class JsonReader:
+    """Typed access to a JSON tree (a position file) with errors naming the file and JSON path."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, place, problem):
+        raise InputError(self.source, place, problem)
+
+    def table(self, value, place, allowed):
+        if not isinstance(value, dict):
+            self.fail(place or None, f"expected an object, got {value!r}")
+        for key in value:
+            if key not in allowed:
+                raise unknown_key_error(self.source, f"{place}." if place else "", key, allowed)
+        return value
+
+    def integer(self, value, place, lo=None, hi=None):
+        if (not isinstance(value, int) or isinstance(value, bool) or (lo is not None and value < lo)
+                or (hi is not None and value > hi)):
+            bounds = "" if lo is None else (f" from {lo} to {hi}" if hi is not None else f" >= {lo}")
+            self.fail(place, f"expected an integer{bounds}, got {value!r}")
+        return value
+
+    def array(self, value, place):
+        if not isinstance(value, list):
+            self.fail(place, f"expected an array, got {value!r}")
+        return value

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.config import build, unknown_key_error
+from sim.core.config import build
+from sim.core.datafiles import JsonReader
 from sim.core.errors import InputError
 from sim.games.animal_kingdoms import engine
 from sim.games.animal_kingdoms.config import Config
@@ -37,34 +38,6 @@ class Position:
     names: list
     state: object
     battles: dict              # kingdom index -> list of rounds {seat: card index, "mods": {seat: n}}
-
-
-class _Reader:
-    """Typed access to the JSON tree with errors naming the path."""
-
-    def __init__(self, source: str):
-        self.source = source
-
-    def fail(self, place, problem):
-        raise InputError(self.source, place, problem)
-
-    def table(self, value, place, allowed):
-        if not isinstance(value, dict):
-            self.fail(place, f"expected an object, got {value!r}")
-        for key in value:
-            if key not in allowed:
-                raise unknown_key_error(self.source, f"{place}." if place else "", key, allowed)
-        return value
-
-    def integer(self, value, place, lo=None):
-        if not isinstance(value, int) or isinstance(value, bool) or (lo is not None and value < lo):
-            self.fail(place, f"expected an integer{'' if lo is None else f' >= {lo}'}, got {value!r}")
-        return value
-
-    def array(self, value, place):
-        if not isinstance(value, list):
-            self.fail(place, f"expected an array, got {value!r}")
-        return value
 
 
 def score_position(path) -> list[dict]:
@@ -143,7 +116,7 @@ def _read_json(path: Path, source: str):
 
 def load_position(path) -> Position:
     source = str(path)
-    rd = _Reader(source)
+    rd = JsonReader(source)
     raw = rd.table(_read_json(Path(path), source), "", TOP_KEYS)
     players = rd.array(raw.get("players"), "players")
     if not 2 <= len(players) <= 5:

@@ -5,29 +5,23 @@ or assumption id (docs/explorers_of_navoria_model.md).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-
-def _choices(*values):
-    return field(default=values[0], metadata={"choices": values})
-
-
-def _range(default, lo, hi):
-    return field(default=default, metadata={"range": (lo, hi)})
+from sim.core.config import choices, value_range
 
 
 @dataclass(frozen=True)
 class Config:
     """One rule variant of Explorers of Navoria."""
 
-    players: int = _range(4, 2, 4)                 # EN-S1
+    players: int = value_range(4, 2, 4)                 # EN-S1
     blank_tile_variant: bool = False               # EN-V1..V3 (2 players only)
-    dock_placement: str = _choices("strict", "free")   # EN-A12
+    dock_placement: str = choices("strict", "free")   # EN-A12
     question_mark_split: bool = False              # EN-A15
-    goods_per_kind: int = _range(0, 0, 1000)       # EN-A11; 0 = unlimited supply
-    favour_symbols: int = _range(5, 1, 50)         # EN-R107, EN-A22
-    cards_per_round: int = _range(0, 0, 12)        # EN-R21; 0 = the seed's 4 (2-3 players) / 3 (4)
-    start_player: str = _choices("random", "first_slot")   # EN-S18
+    goods_per_kind: int = value_range(0, 0, 1000)       # EN-A11; 0 = unlimited supply
+    favour_symbols: int = value_range(5, 1, 50)         # EN-R107, EN-A22
+    cards_per_round: int = value_range(0, 0, 12)        # EN-R21; 0 = the seed's 4 (2-3 players) / 3 (4)
+    start_player: str = choices("random", "first_slot")   # EN-S18
     # Content files; empty = the default file in sim/games/explorers_of_navoria/data/.
     cards_file: str = ""
     city_file: str = ""

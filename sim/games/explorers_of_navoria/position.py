@@ -13,7 +13,8 @@ import dataclasses
 import json
 from pathlib import Path
 
-from sim.core.config import build, unknown_key_error
+from sim.core.config import build
+from sim.core.datafiles import JsonReader
 from sim.core.errors import InputError
 from sim.games.explorers_of_navoria.config import Config
 from sim.games.explorers_of_navoria.content import load_content, people_index
@@ -37,36 +38,6 @@ class Position:
     posts: list                 # [seat][region] posts built
     tiles: list                 # per people: the FavourTile on its space, or None
     favour: list                # [seat][people]: 0 none, 1 first space, 2 second space
-
-
-class _Reader:
-    """Typed access to the JSON tree with errors naming the path."""
-
-    def __init__(self, source: str):
-        self.source = source
-
-    def fail(self, place, problem):
-        raise InputError(self.source, place, problem)
-
-    def table(self, value, place, allowed):
-        if not isinstance(value, dict):
-            self.fail(place or None, f"expected an object, got {value!r}")
-        for key in value:
-            if key not in allowed:
-                raise unknown_key_error(self.source, f"{place}." if place else "", key, allowed)
-        return value
-
-    def integer(self, value, place, lo=None, hi=None):
-        if (not isinstance(value, int) or isinstance(value, bool) or (lo is not None and value < lo)
-                or (hi is not None and value > hi)):
-            bounds = "" if lo is None else (f" from {lo} to {hi}" if hi is not None else f" >= {lo}")
-            self.fail(place, f"expected an integer{bounds}, got {value!r}")
-        return value
-
-    def array(self, value, place):
-        if not isinstance(value, list):
-            self.fail(place, f"expected an array, got {value!r}")
-        return value
 
 
 def score_position(path) -> list[dict]:
@@ -136,7 +107,7 @@ def _people_key(rd: _Reader, key, place) -> int:
 
 def load_position(path) -> Position:
     source = str(path)
-    rd = _Reader(source)
+    rd = JsonReader(source)
     raw = rd.table(_read_json(Path(path), source), "", TOP_KEYS)
     players = rd.array(raw.get("players"), "players")
     if not 2 <= len(players) <= 4:

@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
-def _choices(*values):
-    return field(default=values[0], metadata={"choices": values})
+from sim.core.config import choices
 
 
 @dataclass(frozen=True)
@@ -16,11 +14,11 @@ class Config:
     # Houses per slot (``[[seats]]`` order); empty = dealt at random (RR-S8).
     houses: tuple[str, ...] = ()
     # Rule switches for the spec's ambiguities (section 8.2).
-    influence_tie_mode: str = _choices("dense", "competition")            # RR-A11
-    threshold_mode: str = _choices("current", "ever_reached")             # RR-A15
-    ceres_banish: str = _choices("top", "any")                            # RR-A13
-    ceres_end_banish: str = _choices("after_end_abilities", "with_own_end_abilities")  # RR-A14
-    trade_limit: str = _choices("per_ability", "per_turn_total")          # RR-A21
+    influence_tie_mode: str = choices("dense", "competition")            # RR-A11
+    threshold_mode: str = choices("current", "ever_reached")             # RR-A15
+    ceres_banish: str = choices("top", "any")                            # RR-A13
+    ceres_end_banish: str = choices("after_end_abilities", "with_own_end_abilities")  # RR-A14
+    trade_limit: str = choices("per_ability", "per_turn_total")          # RR-A21
     chain_deploy_recursive: bool = True                                   # RR-A22
     stalemate_rounds: int = field(default=2, metadata={"range": (1, 100)})  # RR-A18
     max_rounds: int = field(default=80, metadata={"range": (1, 10_000)})  # guard, not a rule
@@ -33,7 +31,7 @@ class Config:
     neutral_cubes: int = field(default=3, metadata={"range": (0, 10)})             # RR-S14
     # Solo (RR-V*).
     automa_level: int = field(default=3, metadata={"range": (1, 6)})               # RR-V43, RR-A9
-    automa_choice_order: str = _choices("priority")                               # RR-A36
+    automa_choice_order: str = choices("priority")                               # RR-A36
     solo_readd_removed: bool = False                                              # RR-V45
     solo_exclude_ceres: bool = False                                              # RR-V10
     # Content files; empty = the default files shipped in sim/games/red_rising/data/.
