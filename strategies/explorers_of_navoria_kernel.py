@@ -37,7 +37,6 @@ The value model (weights: the ``F_*`` slots, one row of ``fws`` per plan, filled
 """
 from __future__ import annotations
 
-import zlib
 
 import numpy as np
 from numba import njit
@@ -59,16 +58,9 @@ from sim.games.explorers_of_navoria.tables import (
 LAYOUT = 1553762618
 
 
-def _layout_sum() -> int:
-    names = sorted(n for n in dir(st) if n.isupper() and isinstance(getattr(st, n), int))
-    names += sorted(f"tb.{n}" for n in dir(tb) if n.isupper() and isinstance(getattr(tb, n), int))
-    text = ",".join(f"{n}={getattr(tb, n[3:]) if n.startswith('tb.') else getattr(st, n)}" for n in names)
-    return zlib.crc32(text.encode())
-
-
-if _layout_sum() != LAYOUT:
+if tb.layout_sum() != LAYOUT:
     raise ImportError(f"explorers_of_navoria strategies kernel: the state/tables constants changed; set "
-                      f"LAYOUT = {_layout_sum()} in {__file__} (this also invalidates numba's cache)")
+                      f"LAYOUT = {tb.layout_sum()} in {__file__} (this also invalidates numba's cache)")
 
 # fw slots (float weights; ``strategies.explorers_of_navoria.FIELDS`` lists them in this order)
 (F_POINTS, F_TREASURE, F_FLAGS, F_FLAG_BONUS, F_EXPLORATION, F_STEP, F_TRADER, F_TRADER_GROWTH,

@@ -16,7 +16,6 @@ those constants, checked at import, so a layout change forces an edit here.
 """
 from __future__ import annotations
 
-import zlib
 
 import numpy as np
 from numba import njit
@@ -36,19 +35,11 @@ from sim.games.explorers_of_navoria.tables import (
     C_A, C_FAVSYM, C_GOODS, C_N, C_NP, C_NREC, C_PLACES, C_S, C_SPLIT, C_STRICT, C_T, C_TOKENS, FLAGW,
     O_CARD, O_CITY, O_EFF, O_EXPL, O_FAV, O_FLAGS, O_ITEMS, O_PILE, O_TRK)
 
-LAYOUT = 1553762618    # zlib.crc32 of the constants (see _layout_sum)
+LAYOUT = 1553762618    # zlib.crc32 of the constants (tables.layout_sum)
 
-
-def _layout_sum() -> int:
-    names = sorted(n for n in dir(st) if n.isupper() and isinstance(getattr(st, n), int))
-    names += sorted(f"tb.{n}" for n in dir(tb) if n.isupper() and isinstance(getattr(tb, n), int))
-    text = ",".join(f"{n}={getattr(tb, n[3:]) if n.startswith('tb.') else getattr(st, n)}" for n in names)
-    return zlib.crc32(text.encode())
-
-
-if _layout_sum() != LAYOUT:
+if tb.layout_sum() != LAYOUT:
     raise ImportError(f"explorers_of_navoria kernel: the state/tables constants changed; set LAYOUT = "
-                      f"{_layout_sum()} in kernel.py (this also invalidates numba's cache)")
+                      f"{tb.layout_sum()} in kernel.py (this also invalidates numba's cache)")
 
 kernel = njit(cache=True, _nrt=False)
 ORDER_SIZE0, ORDER_SIZE1, ORDER_SIZE2 = 3, 4, 3
