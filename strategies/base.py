@@ -87,6 +87,15 @@ class Strategy:
     def act(self, obs, legal: np.ndarray, rng: StrategyRng) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
 
+    # Optional fast path, set by classes that can play whole games in compiled code:
+    # ``play_to_end(game, state, groups, keys, n_strategies)`` (a classmethod) plays every game
+    # of ``state`` (just set up) to its end and returns the finished state, or returns None
+    # (nothing done) when it cannot play this game or these strategies. ``groups`` are the
+    # runner's (``runner.strategy_groups``), ``keys[slot, g]`` the StrategyRng key of each slot
+    # and game. Every choice must equal the runner's loop (``act``/``act_group`` with the same
+    # StrategyRng draws; the counter is the game's number of decisions so far).
+    play_to_end = None
+
     @classmethod
     def act_group(cls, members: list, which: np.ndarray, obs, legal: np.ndarray, rng: StrategyRng):
         """Decide for rows played by different ``members``: row i by ``members[which[i]]``.

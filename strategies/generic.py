@@ -21,6 +21,14 @@ class RandomStrategy(Strategy):
     def act_group(cls, members, which, obs, legal, rng: StrategyRng):
         return choose_uniform(legal, rng.uniform(1)[:, 0])
 
+    @classmethod
+    def play_to_end(cls, game, state, groups, keys, n_strategies):
+        """Every seat random: the game's compiled random play (``game.play_uniform``), if it has one."""
+        play = getattr(game, "play_uniform", None)
+        if play is None or not all(type(m) is RandomStrategy for members, _ in groups for m in members):
+            return None
+        return play(state, keys, n_strategies)
+
 
 RandomStrategy.group = RandomStrategy
 

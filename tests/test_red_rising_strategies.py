@@ -128,3 +128,80 @@ def test_grouped_plans_choose_as_each_plan_alone():
     alone, _ = play_games(GAME, config, content, [Alone(p) for p in plans], 21, np.arange(64))
     for key in ("score", "rank", "win_share"):
         np.testing.assert_array_equal(grouped["per_seat"][key], alone["per_seat"][key])
+
+
+FAST_SEATS = [
+    (4, SCRIPTED),
+    (4, ["rr_balanced", "random", "rr_fleet_rush", "random"]),
+    (4, ["random"] * 4),
+    (2, ["rr_helium_influence", "random"]),
+    (1, ["rr_end_bonus"]),
+    (1, ["random"]),
+    (6, SCRIPTED + ["random", "rr_balanced"]),
+]
+
+
+@pytest.mark.parametrize("depth", [8, 2])
+@pytest.mark.parametrize("players, seats", FAST_SEATS)
+def test_whole_games_in_compiled_code_equal_the_runner_loop(players, seats, depth, monkeypatch):
+    """The runner's fast path (``Strategy.play_to_end``: engine and choices fused in one compiled
+    call, game by game) plays exactly the games of its step-by-step loop (forced here by an
+    ``on_step`` hook), solo games (Au Toma's seat) and growing frame stacks (depth 2) included."""
+    from sim.games.red_rising import engine, state as state_mod
+    monkeypatch.setattr(state_mod, "DEPTH", depth)
+    calls = []
+    run_to_end = engine.run_to_end
+    monkeypatch.setattr(engine, "run_to_end", lambda *a: calls.append(1) or run_to_end(*a))
+    config = Config(players=players)
+    content = load_content(config)
+    strategies = [registry.make(name, {}, GAME, content) for name in seats]
+    ids = np.arange(500, 680)
+    fast, fast_ids = play_games(GAME, config, content, strategies, 9, ids)
+    assert calls, "the fast path was not taken"
+    loop, loop_ids = play_games(GAME, config, content, strategies, 9, ids, on_step=lambda *_: None)
+    np.testing.assert_array_equal(fast_ids, loop_ids)
+    for part in ("per_seat", "per_game"):
+        assert fast[part].keys() == loop[part].keys()
+        for key in fast[part]:
+            assert fast[part][key].dtype == loop[part][key].dtype, key
+            np.testing.assert_array_equal(fast[part][key], loop[part][key], err_msg=key)
+
+
+def test_observe_cards_equals_the_scrubbed_where():
+    """``observe_cards`` (what compiled strategies read instead of a scrubbed copy) says exactly
+    what the observation's ``where`` says: own cards, and count and value sum of unknown ones."""
+    from numba import njit
+
+    from sim.games.red_rising.game import observe_cards
+    from sim.games.red_rising.state import UNKNOWN
+
+    @njit
+    def observe_all(w8, col, automa, flipped, decider, legal, depth, f_actor, f_seen, players, values, mine, seen):
+        out = np.zeros((len(players), 2), np.int64)
+        for g in range(len(players)):
+            out[g, 0], out[g, 1] = observe_cards(w8, col, automa, flipped, decider, legal, depth, f_actor, f_seen,
+                                                 g, players[g], values, mine[g], seen)
+        return out
+
+    for players in (1, 2, 4, 6):
+        config, content, state = midgame_states(players, seed=players)
+        b, c = state.where.shape
+        values = (np.arange(c, dtype=np.int64) * 7919) % 101 - 30
+        # cards seen in the current frame (rare in play: some look abilities), in every other game
+        g = np.arange(0, b, 2)
+        d = np.maximum(state.depth[g], 1)
+        state.depth[g] = d
+        state.f_actor[g, d] = np.arange(len(g)) % (players + 1)
+        state.f_seen[g, d, :3] = (np.arange(len(g))[:, None] * 5 + np.arange(3) * 37) % c
+        for p in range(players + (players == 1)):          # Au Toma's seat too in solo games
+            seat = np.full(b, p)
+            where = GAME.observe(state, seat).where
+            mine = np.zeros((b, c), bool)
+            seen = np.zeros(c, bool)
+            got = observe_all(state.b_i8, state.layout.slots["where"][1], state.automa, state.flipped,
+                              state.decider, state.legal, state.depth, state.f_actor, state.f_seen, seat,
+                              values, mine, seen)
+            np.testing.assert_array_equal(mine, where == 10 + p)
+            np.testing.assert_array_equal(got[:, 0], (where == UNKNOWN).sum(axis=1))
+            np.testing.assert_array_equal(got[:, 1], np.where(where == UNKNOWN, values, 0).sum(axis=1))
+            assert not seen.any()

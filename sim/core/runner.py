@@ -58,6 +58,10 @@ def play_games(game, config, content, strategies, seed: int, game_ids: np.ndarra
     Finished games are taken out of the batch as it goes (their outcome kept), so the work per
     step follows the games still running. ``on_step(before, after, actions)`` is a hook for
     logs (it costs a copy of the state per step, so only replays use it).
+
+    Without ``on_step``, a strategy class may play the whole batch in one compiled call instead
+    (``Strategy.play_to_end``: the engine and the strategies' choices fused, game by game); it
+    must choose exactly as this loop would, so the outcome is the same either way.
     """
     with threadpool_limits(1):      # small matrices: BLAS threads only contend (measured 5x slower)
         return _play_games(game, config, content, strategies, seed, game_ids, on_step)
@@ -67,8 +71,12 @@ def _play_games(game, config, content, strategies, seed, game_ids, on_step):
     game_ids = np.asarray(game_ids, dtype=np.int64)
     state = game.init(config, content, game_ids, seed)
     keys = np.stack([rngmod.stream_keys(seed, game_ids, "strategy", slot) for slot in range(len(strategies))])
-    decisions = np.zeros(len(game_ids), dtype=np.int64)
     groups = strategy_groups(strategies)
+    if on_step is None:
+        played = _play_to_end(game, state, groups, keys, len(strategies))
+        if played is not None:
+            return _concat_outcomes([(game.outcome(played), game_ids)])
+    decisions = np.zeros(len(game_ids), dtype=np.int64)
     ids = game_ids.copy()
     live = np.arange(len(game_ids))           # row of each live game in keys/decisions
     finished = []
@@ -92,6 +100,22 @@ def _play_games(game, config, content, strategies, seed, game_ids, on_step):
             state = game.step(state, actions)
             on_step(before, state, actions)
     return _concat_outcomes(finished)
+
+
+def _play_to_end(game, state, groups, keys, n_strategies):
+    """The games played to their end in one compiled call, if a strategy class of the groups
+    offers it for these strategies and this game (``Strategy.play_to_end``); else None."""
+    tried = []
+    for members, _ in groups:
+        cls = type(members[0])
+        play = getattr(cls, "play_to_end", None)
+        if play is None or play in tried:
+            continue
+        tried.append(play)
+        played = play(game, state, groups, keys, n_strategies)
+        if played is not None:
+            return played
+    return None
 
 
 def _choose_actions(game, state, active, groups, keys, decisions, n_strategies):

@@ -226,6 +226,42 @@ def run(s: State) -> State:
         grow_frames(s, s.frame.shape[1] + 1)
 
 
+def run_to_end(s: State, driver, args_of) -> State:
+    """Play every game of ``s`` to its end with a compiled whole-game driver; updates ``s`` in place.
+
+    ``driver(arrays, prog, *args_of(s), bad)`` is compiled code that, game by game, answers each
+    decision and runs the game on (``kernel.run_game``) until it is over: ``kernel.play_uniform``
+    (random play) or a strategy's (strategies/red_rising.py). It returns -1 when every game is
+    over, a game that needs more frames (they grow here, which lays out the state's arrays anew,
+    hence ``args_of``; the driver is called again and goes on where it stopped), or -2 - g when
+    game g's answer ``bad[0]`` is illegal (``ValueError``, as in ``step``). Needs two games or
+    more (a one-game state has other array types).
+    """
+    if s.batch < 2:
+        raise ValueError("run_to_end needs a batch of two games or more")
+    bad = np.zeros(1, dtype=np.int64)
+    while True:
+        arrays, prog = kernel.pack(s)
+        g = driver(arrays, prog, *args_of(s), bad)
+        if g == -1:
+            return s
+        if g >= 0:
+            grow_frames(s, s.frame.shape[1] + 1)
+            continue
+        g = -2 - g
+        raise ValueError(f"illegal action {int(bad[0])} in game {int(s.game_id[g])} "
+                         f"(decision {A.DECISION_KINDS[int(s.kind[g])]})")
+
+
+def play_uniform(s: State, keys, n_strategies: int) -> State:
+    """Play every game to its end, every decision of the seats of slots ``< n_strategies`` a
+    uniform random legal action drawn with ``keys[slot, game]`` (uint64 [slots, B]) exactly as the
+    runner's loop with the ``random`` strategy draws it (``kernel.play_uniform``)."""
+    args = (np.ascontiguousarray(s.slot, dtype=np.int64), np.ascontiguousarray(keys, dtype=np.uint64),
+            np.zeros(s.batch, dtype=np.int64), int(n_strategies))
+    return run_to_end(s, kernel.play_uniform, lambda _: args)
+
+
 def _as_pair(s: State, fn, *args) -> State:
     """Run ``fn(pair, *args)`` on a two-game copy of a one-game state (the second game is over)
     and keep the first game. With one row every view of the state is contiguous, and numba would

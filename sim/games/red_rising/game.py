@@ -112,21 +112,69 @@ def _where_kernel(where, players, automa, flipped, decider, legal, depth, f_acto
     b, c = where.shape
     out = np.empty((b, c), dtype=where.dtype)
     for g in range(b):
-        p = players[g]
-        d = depth[g]
-        acting = d > 0 and f_actor[g, d] == p
-        for card in range(c):
-            z = where[g, card]
-            vis = (z <= zones.INSTITUTE or z == zones.BANISHED or z == zones.OUT
-                   or (z == zones.HAND0 + p and p != automa[g]) or card == flipped[g]
-                   or (decider[g] == p and legal[g, A.CARD0 + card]))
-            out[g, card] = z if vis else UNKNOWN
-        if acting:
-            for k in range(f_seen.shape[2]):
-                card = f_seen[g, d, k]
-                if card >= 0:
-                    out[g, card] = where[g, card]
+        scrub_where_row(where, automa, flipped, decider, legal, depth, f_actor, f_seen, g, players[g], out[g])
     return out
+
+
+@njit(cache=True, inline="always")
+def scrub_where_row(where, automa, flipped, decider, legal, depth, f_actor, f_seen, g, p, out):
+    """Row ``g`` of ``where`` as player ``p`` sees it (``visible``), into ``out`` [C]; the
+    arguments are the State's arrays (inlined by ``_where_kernel``)."""
+    c = where.shape[1]
+    d = depth[g]
+    acting = d > 0 and f_actor[g, d] == p
+    own = zones.HAND0 + p if p != automa[g] else -1000      # the own hand (none for Au Toma)
+    shown = flipped[g]
+    deciding = decider[g] == p
+    for card in range(c):                   # branch-free (| not or): several times faster
+        z = where[g, card]
+        vis = ((z <= zones.INSTITUTE) | (z == zones.BANISHED) | (z == zones.OUT) | (z == own)
+               | (card == shown) | (deciding & legal[g, A.CARD0 + card]))
+        out[card] = z if vis else UNKNOWN
+    if acting:
+        for k in range(f_seen.shape[2]):
+            card = f_seen[g, d, k]
+            if card >= 0:
+                out[card] = where[g, card]
+
+
+@njit(cache=True, inline="always")
+def observe_cards(w8, where_col, automa, flipped, decider, legal, depth, f_actor, f_seen, g, p, values, mine, seen):
+    """What player ``p`` sees of game ``g``'s cards, summed up for compiled strategies without a
+    scrubbed copy (``scrub_where_row`` gives the same): ``mine[c]`` = card c reads as in p's hand,
+    and the count and ``values`` sum (int64 [C]) of the cards that read ``UNKNOWN``.
+
+    ``w8`` is the state's int8 backing array and ``where_col`` the column of ``where`` in it
+    (``State.layout``): unit-stride rows, so the loop compiles to vector code. ``seen`` is a
+    bool [C] scratch buffer, all False (it is left so).
+    """
+    c = mine.shape[0]
+    d = depth[g]
+    acting = d > 0 and f_actor[g, d] == p
+    if acting:
+        for k in range(f_seen.shape[2]):
+            card = f_seen[g, d, k]
+            if card >= 0:
+                seen[card] = True
+    hand = zones.HAND0 + p
+    own = hand if p != automa[g] else -1000
+    shown = flipped[g]
+    deciding = decider[g] == p
+    n_hidden = 0
+    hidden_sum = 0
+    for card in range(c):
+        z = w8[g, where_col + card]
+        vis = ((z <= zones.INSTITUTE) | (z == zones.BANISHED) | (z == zones.OUT) | (z == own)
+               | (card == shown) | (deciding & legal[g, A.CARD0 + card]) | seen[card])
+        mine[card] = vis & (z == hand)
+        n_hidden += not vis
+        hidden_sum += 0 if vis else values[card]
+    if acting:
+        for k in range(f_seen.shape[2]):
+            card = f_seen[g, d, k]
+            if card >= 0:
+                seen[card] = False
+    return n_hidden, hidden_sum
 
 
 def _scrubbed_top(s: State, players):
@@ -233,6 +281,13 @@ class RedRising:
     def step(self, state: State, actions) -> State:
         """Updates ``state`` in place and returns it (``sim.core.game.take`` copies a state)."""
         return engine.step(state, actions)
+
+    def play_uniform(self, state: State, keys, n_strategies: int) -> State | None:
+        """Every game to its end with uniform random choices (the ``random`` strategy, exactly as
+        the runner's loop plays it) in compiled code; None for a batch of one game."""
+        if state.batch < 2:
+            return None
+        return engine.play_uniform(state, keys, n_strategies)
 
     def done(self, state: State) -> np.ndarray:
         return state.done.copy()

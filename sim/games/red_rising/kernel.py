@@ -1779,9 +1779,13 @@ def h_op(S, P, g, m):
         raise RuntimeError("Red Rising kernel: unknown micro-op")
 
 
-@jit
+@jit_inline
 def run_game(S, P, g):
-    """Run game ``g`` until it waits for a decision or is over. Returns 1 if it needs more frames."""
+    """Run game ``g`` until it waits for a decision or is over. Returns 1 if it needs more frames.
+
+    Inlined into its callers (``run_batch``, ``play_uniform``, whole-game drivers of strategies):
+    a call between compiled functions passes every array of ``S`` and ``P`` (hundreds of words),
+    which cost more than the micro-ops of a typical decision."""
     dmax = S.frame.shape[1]
     for _ in range(MAX_STEPS):
         if S.waiting[g] or S.done[g]:
@@ -1843,6 +1847,58 @@ def run_batch(S, P):
             continue
         if run_game(S, P, g):
             return g
+    return -1
+
+
+@jit_inline
+def unit_uniform(key, counter):
+    """rng.uniform for one stream: the ``counter``-th draw of ``key`` as a float in [0, 1)."""
+    return np.float64(bits(key, counter) >> _S11) * _TO_UNIT
+
+
+@jit_inline
+def uniform_choice(S, g, u):
+    """``strategies.base.choose_uniform`` for game ``g``: its legal action of rank floor(u * n_legal)."""
+    n_actions = S.legal.shape[1]
+    count = 0
+    for a in range(n_actions):
+        count += S.legal[g, a]
+    rank = min(int(u * count), max(count - 1, 0))
+    for a in range(n_actions):
+        if S.legal[g, a]:
+            if rank == 0:
+                return a
+            rank -= 1
+    return 0
+
+
+@jit
+def play_uniform(S, P, slot, keys, counters, n_strategies, bad):
+    """Play every game to its end, each decision a uniform random legal action (the ``random``
+    strategy, strategies/generic.py) drawn exactly as the runner's loop would draw it.
+
+    ``slot`` [B, seats] is each seat's experiment slot; the seats of slots ``< n_strategies`` choose
+    with ``keys[slot, g]`` at counter ``counters[g] * 1024`` (``StrategyRng.uniform``); other
+    seats (Au Toma's) answer 0. ``counters[g]`` counts game g's decisions (``StrategyRng``'s
+    counter) and goes on across calls. Returns -1 when every game is over, a game that needs
+    more frames (grow them and call again), or -2 - g for an illegal action (stored in ``bad[0]``).
+    """
+    n_actions = S.legal.shape[1]
+    for g in range(S.where.shape[0]):
+        while not S.done[g]:
+            if S.waiting[g]:
+                s = np.int64(slot[g, max(S.decider[g], 0)])
+                a = 0
+                if s < n_strategies:
+                    a = uniform_choice(S, g, unit_uniform(keys[s, g], counters[g] * 1024))
+                counters[g] += 1
+                if a < 0 or a >= n_actions or not S.legal[g, a]:
+                    bad[0] = a
+                    return -2 - g
+                S.action[g] = a
+                S.waiting[g] = False
+            if run_game(S, P, g):
+                return g
     return -1
 
 
