@@ -142,8 +142,8 @@ def main(argv=None) -> int:
     parser.add_argument("--oracle-games", type=int, default=300)
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--runner-games", type=int, default=32768)
-    parser.add_argument("--memory-games", type=int, nargs="*", default=[8192, 32768],
-                        help="run sizes whose peak memory is measured (default 8192 and 32768 games)")
+    parser.add_argument("--memory-games", type=int, nargs="*", default=[32768, 1_000_000],
+                        help="run sizes whose peak memory is measured (default 32768 and 1,000,000 games)")
     parser.add_argument("--metrics-rows", type=int, default=10_000_000)
     parser.add_argument("--out", default=str(ROOT / "docs" / "benchmarks.md"))
     args = parser.parse_args(argv)
