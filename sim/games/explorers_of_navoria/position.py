@@ -16,9 +16,13 @@ from pathlib import Path
 from sim.core.config import build
 from sim.core.datafiles import JsonReader
 from sim.core.errors import InputError
+from sim.games.explorers_of_navoria import kernel
+from sim.games.explorers_of_navoria import state as st
 from sim.games.explorers_of_navoria.config import Config
 from sim.games.explorers_of_navoria.content import load_content, people_index
 from sim.games.explorers_of_navoria.content_types import PEOPLES, REGIONS, Content
+from sim.games.explorers_of_navoria.state import empty_state
+from sim.games.explorers_of_navoria.tables import build_tables
 
 TOP_KEYS = ("comment", "config", "favour_tiles", "players")
 PLAYER_KEYS = ("name", "points", "cards", "posts", "favour")
@@ -50,8 +54,9 @@ def score_position(path) -> list[dict]:
     """
     pos = load_position(path)
     rows = []
+    sheet = final_scoring(pos)
     for p, name in enumerate(pos.names):
-        soldiers, favour = final_scoring(pos.content, pos.cards[p], pos.posts[p], pos.tiles, pos.favour[p])
+        soldiers, favour = sheet[p]
         row = {"seat": p, "name": name, "faction": "none", "score_rounds": pos.points[p],
                "score_soldiers": soldiers, "score_favour": favour,
                "score": pos.points[p] + soldiers + favour}
@@ -67,22 +72,31 @@ def score_position(path) -> list[dict]:
     return rows
 
 
-def final_scoring(content: Content, cards, posts, tiles, favour) -> tuple[int, int]:
-    """(soldier points, favour points) of one player.
+def final_scoring(pos: Position) -> list[tuple[int, int]]:
+    """(soldier points, favour points) of every player, from the engine's own final scoring.
 
     EN-E3, EN-R76, EN-E5: every card with ``end = posts:<region>:<v>`` gives v per post built
     on that track. EN-E4, EN-R110, EN-R111: every favour space held gives the tile's value of
     that space per tableau card of one of the tile's kinds (the blank tile: no kinds, 0, EN-A9).
+    The position is written into a one-game engine state (tableau counters, posts, tiles and
+    favour spaces as given; no favour is won by laying the cards) and ``kernel.final_scoring``
+    runs on it, so a position file pins exactly the scoring the simulations use.
     """
-    soldiers = sum(content.cards[c].end_points * posts[content.cards[c].end_region]
-                   for c in cards if content.cards[c].end_region >= 0)
-    favour_points = 0
-    for q, space in enumerate(favour):
-        if space:
-            tile = tiles[q]
-            value = tile.first if space == 1 else tile.second
-            favour_points += value * sum(content.cards[c].colour in tile.kinds for c in cards)
-    return soldiers, favour_points
+    t = build_tables(pos.config, pos.content)
+    s = empty_state(t, 1)
+    g = s.m[0]
+    for q, tile in enumerate(pos.tiles):
+        g[st.G_FTILE + q] = t.tile_ids.index(tile.id) if tile is not None else 0
+    for p in range(len(pos.names)):
+        base = st.SEAT0 + p * st.SW
+        g[base + st.P_FTRIED: base + st.P_FTRIED + 4] = 1      # favour spaces come from the file
+        g[base + st.P_FAV: base + st.P_FAV + 4] = pos.favour[p]
+        g[base + st.P_POSTS: base + st.P_POSTS + 3] = pos.posts[p]
+        for card in pos.cards[p]:
+            kernel.enter_tableau(g, t.tab, t.C, p, card)
+    kernel.final_scoring(g, t.tab, t.C)
+    comp = s.comp[0]
+    return [(int(comp[p, st.C_SOLDIERS]), int(comp[p, st.C_FAVOUR])) for p in range(len(pos.names))]
 
 
 # ---- reading and validating ----------------------------------------------------------------
@@ -98,7 +112,7 @@ def _read_json(path: Path, source: str):
         raise InputError(source, None, "not a UTF-8 text file") from None
 
 
-def _people_key(rd: _Reader, key, place) -> int:
+def _people_key(rd: JsonReader, key, place) -> int:
     q = people_index(key) if isinstance(key, str) else None
     if q is None:
         rd.fail(place, f"unknown people {key!r}; expected one of {', '.join(PEOPLES)}")
