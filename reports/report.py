@@ -107,7 +107,7 @@ def summary_lines(m: metrics_mod.Metrics) -> list:
         bal = 1 - (part["win_rate"].max() - part["win_rate"].min())
         lines.append(f"  Ludii Balance over seats ({players[0]} players): {bal:.3f}")
     if m.strategies is not None:
-        lines += ["", f"WIN RATE BY STRATEGY"] + rates_lines(m.strategies, "strategy")
+        lines += ["", "WIN RATE BY STRATEGY"] + rates_lines(m.strategies, "strategy")
     lines.append("")
     sh = s.shared
     r = s.length.filter(pl.col("measure") == "rounds").row(0, named=True)

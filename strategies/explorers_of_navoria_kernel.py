@@ -41,13 +41,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.games.explorers_of_navoria import state as st
 from sim.games.explorers_of_navoria import tables as tb
 from sim.games.explorers_of_navoria.state import (
-    G_ALT, G_BAG, G_CARD, G_CENTRE, G_CTX, G_DEC, G_DRAWN, G_DREW, G_FHOLD, G_FTILE, G_KIND, G_LVL, G_NP,
+    G_ALT, G_BAG, G_CARD, G_CTX, G_DEC, G_FHOLD, G_FTILE, G_KIND, G_LVL, G_NP,
     G_NREC, G_OFFER, G_PHASE, G_ROUND, G_RUN, G_STEPS, G_TURN, G_WAIT, K_ALT, K_COLLECT, K_GOODS, K_RECRUIT,
     K_TRACK, OP_BUILD, OP_GOOD, OP_PER_ARTISAN, OP_PTS, OP_STEP, P_DOCK, P_DOCKN, P_ENDV, P_FAV, P_FINC,
-    P_FTRIED, P_MARK, P_NCOL, P_POSTS, P_SYM, P_TINC, PH_CEFFECT, PH_CSTART, PH_CTURN, SEAT0, SW, W_BUILD,
+    P_FTRIED, P_MARK, P_NCOL, P_POSTS, P_SYM, P_TINC, PH_CEFFECT, PH_CSTART, PH_CTURN, SEAT0, SW,
     W_STEP)
 from sim.games.explorers_of_navoria.tables import (
     C_FAVSYM, C_N, C_PLACES, C_S, C_SPLIT, C_STRICT, FLAGW, O_CARD, O_EFF, O_EXPL, O_FAV, O_FLAGS, O_ITEMS,

@@ -170,7 +170,6 @@ def test_X2_exploration_rewards_with_ties_EN_R41_to_EN_R47_EN_A23(players, expec
 @pytest.mark.parametrize("posts,gain", [(2, 9), (1, 7)])
 def test_X3_order_with_uncovered_rewards_EN_R16_EN_R17_EN_R85_EN_R88_EN_R97_EN_A12_EN_A13_EN_A14(posts, gain):
     s = position(players=4)
-    t = s.t
     g = s.m[0]
     give(s, 0, 0, "GR01", "GR04", "GR07")
     g[sc(0, st.P_POSTS + FOREST)] = posts

@@ -20,19 +20,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.games.explorers_of_navoria import state as st
 from sim.games.explorers_of_navoria import tables as tb
 from sim.games.explorers_of_navoria.state import (
     C_ADVENTURER, C_CARDS, C_CITY, C_EXPLORATION, C_FAVOUR, C_ORDERS, C_SOLDIERS, C_TRADER, C_TREASURE,
     G_ALT, G_BAG, G_BAGK, G_CARD, G_CENTRE, G_CITY, G_CTX, G_DEC, G_DISC, G_DRAWN, G_DREW, G_FDOCK, G_FHOLD,
-    G_FIEND, G_FITEM, G_FJ, G_FMASK, G_IEND, G_ITEM, G_KIND, G_LVL, G_NP, G_NREC, G_OFFER, G_ORDER, G_PARG,
+    G_FIEND, G_FITEM, G_FJ, G_FMASK, G_IEND, G_ITEM, G_KIND, G_LVL, G_OFFER, G_ORDER, G_PARG,
     G_PHASE, G_PILET, G_PLEFT, G_PN, G_POP, G_PTOP, G_ROUND, G_RUN, G_STEPS, G_SUPPLY, G_TURN, G_TURNS, G_WAIT,
     G_FTILE, K_ALT, K_COLLECT, K_DONE, K_GOODS, K_RECRUIT, K_TRACK, OP_BUILD, OP_GOOD, OP_PER_ARTISAN, OP_PTS,
     OP_STEP, P_CENTRE, P_COMP, P_DOCK, P_DOCKN, P_ENDV, P_FAV, P_FINC, P_FTRIED, P_FULF, P_LOST, P_MARK,
     P_NCOL, P_POSTS, P_SCORE, P_SR1, P_SR2, P_SYM, P_TINC, PH_CEFFECT, PH_CSTART, PH_CTURN, PH_DONE,
     PH_INCOME, PH_RDEC, PH_REFFECT, PH_RSTART, SEAT0, SW, W_ALT, W_BUILD, W_GOODS, W_NONE, W_STEP)
 from sim.games.explorers_of_navoria.tables import (
-    C_A, C_FAVSYM, C_GOODS, C_N, C_NP, C_NREC, C_PLACES, C_S, C_SPLIT, C_STRICT, C_T, C_TOKENS, FLAGW,
+    C_A, C_FAVSYM, C_GOODS, C_N, C_NP, C_NREC, C_PLACES, C_S, C_SPLIT, C_STRICT, C_TOKENS, FLAGW,
     O_CARD, O_CITY, O_EFF, O_EXPL, O_FAV, O_FLAGS, O_ITEMS, O_PILE, O_TRK)
 
 LAYOUT = 1553762618    # zlib.crc32 of the constants (tables.layout_sum)
