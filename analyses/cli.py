@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.core.cli import number_type, positive_int
+from sim.core.cliargs import number_type, positive_int
 from sim.core.errors import InputError
 
 SOURCE_HELP = ("results folder (results/<experiment>), a variant's folder, or an experiment file; "
@@ -163,7 +163,7 @@ def cmd_compare(args) -> int:
     else:
         if args.games:
             limits = [args.games, args.games]
-        from sim.core.runner import run_experiment
+        from sim.play import run_experiment
         for e in exps:
             if e is not None:        # play whatever games of the variant are missing (kept shards are reused)
                 run_experiment(e[0], out_root=args.results, jobs=args.jobs, variants=[e[1]], games=args.games)

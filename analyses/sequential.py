@@ -42,7 +42,7 @@ class ExperimentSource:
 
     def ensure(self, n: int) -> int:
         if n > self.available:
-            from sim.core.runner import run_experiment
+            from sim.play import run_experiment
 
             run_experiment(self.exp, out_root=self.out_root, jobs=self.jobs, variants=[self.variant],
                            first_game=self.available, games=n - self.available)

@@ -66,7 +66,8 @@ def median_rate(fn, games: int, repeats: int) -> tuple[float, list[float]]:
 
 def engine_rate(exp_path: Path, batch: int, repeats: int):
     from sim.core.experiment import load_experiment
-    from sim.core.runner import make_strategies, play_games
+    from sim.play import make_strategies
+    from sim.core.runner import play_games
 
     exp = load_experiment(exp_path)
     game, config, content = exp.game_module(), exp.variants["base"], exp.content("base")
@@ -78,7 +79,7 @@ def engine_rate(exp_path: Path, batch: int, repeats: int):
 
 def runner_rate(exp_path: Path, games: int, jobs: int, repeats: int):
     from sim.core.experiment import load_experiment
-    from sim.core.runner import run_experiment
+    from sim.play import run_experiment
 
     exp = load_experiment(exp_path)
 

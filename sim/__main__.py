@@ -1,4 +1,4 @@
 """``python -m sim``: the command line (see ``python -m sim --help``)."""
-from sim.core.cli import main
+from sim.cli import main
 
 raise SystemExit(main())

@@ -11,32 +11,12 @@ import dataclasses
 import numpy as np
 from numba import njit
 
-from sim.core import rng as rngmod
+from sim.core.rng import StrategyRng  # noqa: F401  (strategies' random numbers live in core)
 
 
 @dataclasses.dataclass(frozen=True)
 class NoParams:
     """A strategy without parameters."""
-
-
-class StrategyRng:
-    """Random numbers of one strategy for one decision of each game in a batch.
-
-    Keyed by (experiment seed, game, "strategy", slot) with the game's decision counter, so a
-    game's choices are the same in any batch.
-    """
-
-    def __init__(self, keys: np.ndarray, counter: np.ndarray):
-        self.keys = keys
-        self.counter = np.asarray(counter, dtype=np.int64)
-
-    def uniform(self, k: int = 1) -> np.ndarray:
-        """float[b, k] uniform draws, fresh for this decision."""
-        offsets = self.counter[:, None] * 1024 + np.arange(k, dtype=np.int64)
-        return rngmod.uniform(self.keys[:, None], offsets)
-
-    def take(self, index) -> "StrategyRng":
-        return StrategyRng(self.keys[index], self.counter[index])
 
 
 def choose_uniform(legal: np.ndarray, u: np.ndarray) -> np.ndarray:

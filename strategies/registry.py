@@ -41,6 +41,12 @@ def make(name: str, params: dict, game, content, source: str = "experiment", pla
         raise InputError(source, f"{place}.strategy", str(err)) from None
 
 
+def make_seats(exp, variant: str, game, content) -> list:
+    """One strategy per seat of experiment ``exp`` (the runner's ``make_strategies``)."""
+    return [make(s.strategy, s.params, game, content, str(exp.path), f"seats[{i}]")
+            for i, s in enumerate(exp.seats)]
+
+
 def available(game_name: str) -> list[str]:
     _load_game_strategies(game_name)
     return sorted(n for n in _STRATEGIES if not strategy_class(n).games or game_name in strategy_class(n).games)

@@ -2,7 +2,7 @@
 import textwrap
 
 from analyses.synthetic import Variant, with_effect, write_results
-from sim.core.cli import main
+from sim.cli import main
 
 TOY = textwrap.dedent("""
     [experiment]

@@ -183,7 +183,7 @@ def test_report_adds_feature_pages_when_the_game_declares_a_feature(tmp_path):
 
 
 def test_summary_prints_the_feature_tables(tmp_path, capsys):
-    from sim.core.cli import main
+    from sim.cli import main
 
     res = _feature_results(tmp_path, {"base": {}}, games=800)
     assert main(["summary", str(res.root), "--by", "strategy"]) == 0

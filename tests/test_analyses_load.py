@@ -4,7 +4,7 @@ import pytest
 
 from analyses.load import infer_sweep, open_results, sweep_point
 from analyses.synthetic import Variant, write_results
-from sim.core.cli import main
+from sim.cli import main
 from sim.core.errors import InputError
 
 

@@ -64,7 +64,7 @@ def test_bad_files_name_file_key_and_expectation(tmp_path, text, match):
     with pytest.raises(InputError, match=match):
         exp = load_experiment(path)
         # strategy names are checked when the runner builds the seats
-        from sim.core.runner import make_strategies
+        from sim.play import make_strategies
         for v in exp.variants:
             make_strategies(exp, v, exp.game_module(), exp.content(v))
 

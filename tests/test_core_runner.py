@@ -12,7 +12,7 @@ import pytest
 from sim.core import results as res
 from sim.core.errors import InputError
 from sim.core.experiment import load_experiment
-from sim.core.runner import run_experiment
+from sim.play import run_experiment
 
 TOY = Path(__file__).parent / "data" / "toy.toml"
 

@@ -12,7 +12,7 @@ import pytest
 
 from sim.core.experiment import load_experiment
 from sim.core.results import scan
-from sim.core.runner import run_experiment
+from sim.play import run_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
 EXP = """

@@ -10,7 +10,7 @@ import pytest
 
 from sim.core import results as res
 from sim.core.experiment import load_experiment
-from sim.core.runner import run_experiment
+from sim.play import run_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "experiments").glob("explorers_of_navoria_*.toml"))

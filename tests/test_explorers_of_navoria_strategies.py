@@ -9,7 +9,8 @@ import pytest
 from sim.core.errors import InputError
 from sim.core.experiment import load_experiment
 from sim.core.game import take
-from sim.core.runner import make_strategies, play_games
+from sim.play import make_strategies
+from sim.core.runner import play_games
 from sim.games.explorers_of_navoria import kernel
 from sim.games.explorers_of_navoria import state as st
 from sim.games.explorers_of_navoria.config import Config

@@ -41,10 +41,13 @@ class Game(Protocol):
     # ``report_features = (Feature("favour tile", "en_tile_", "en_favour_"),)``.
 
 
-_GAMES = {"red_rising": "sim.games.red_rising.game",
-          "animal_kingdoms": "sim.games.animal_kingdoms.game",
-          "explorers_of_navoria": "sim.games.explorers_of_navoria.game",
-          }
+_GAMES: dict[str, str] = {}      # name -> module defining GAME; filled by sim.games
+
+
+def register_game(name: str, module: str) -> None:
+    """Register a game by name: ``module`` (a dotted path defining ``GAME``) is imported only
+    when the game is first asked for. The project's games register in ``sim/games/__init__.py``."""
+    _GAMES[name] = module
 
 
 def get_game(name: str) -> Game:

@@ -72,3 +72,23 @@ def permutations(keys: np.ndarray, n: int, counter: int = 0) -> np.ndarray:
     offsets = np.arange(n, dtype=np.int64) + counter * n
     draws = bits(keys[..., None], offsets)
     return np.argsort(draws, axis=-1, kind="stable")
+
+
+class StrategyRng:
+    """Random numbers of one strategy for one decision of each game in a batch.
+
+    Keyed by (experiment seed, game, "strategy", slot) with the game's decision counter, so a
+    game's choices are the same in any batch.
+    """
+
+    def __init__(self, keys: np.ndarray, counter: np.ndarray):
+        self.keys = keys
+        self.counter = np.asarray(counter, dtype=np.int64)
+
+    def uniform(self, k: int = 1) -> np.ndarray:
+        """float[b, k] uniform draws, fresh for this decision."""
+        offsets = self.counter[:, None] * 1024 + np.arange(k, dtype=np.int64)
+        return uniform(self.keys[:, None], offsets)
+
+    def take(self, index) -> "StrategyRng":
+        return StrategyRng(self.keys[index], self.counter[index])

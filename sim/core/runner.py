@@ -5,6 +5,10 @@ engine's loop: legal actions, strategies, step, until all games are over) and wr
 shard. Chunks already on disk are skipped, so an interrupted run resumes where it stopped;
 since every random draw is keyed by (seed, game index), the rows do not depend on the chunk
 size, the number of jobs or the backend.
+
+The runner is game- and strategy-agnostic: it receives what it plays, a ``make_strategies(exp,
+variant, game, content) -> [Strategy per seat]`` function (module level, so workers can unpickle
+it). ``sim.play`` composes it with the strategy registry.
 """
 from __future__ import annotations
 
@@ -23,15 +27,9 @@ from sim.core import rng as rngmod
 from sim.core.errors import InputError
 from sim.core.experiment import Experiment
 from sim.core.game import take
-from strategies import registry
-from strategies.base import StrategyRng
+from sim.core.rng import StrategyRng
 
 COMPACT_FRACTION = 0.25   # drop finished games from the batch once this share is done
-
-
-def make_strategies(exp: Experiment, variant: str, game, content):
-    return [registry.make(s.strategy, s.params, game, content, str(exp.path), f"seats[{i}]")
-            for i, s in enumerate(exp.seats)]
 
 
 def strategy_groups(strategies):
@@ -149,7 +147,7 @@ def _concat_outcomes(parts):
              "per_game": {k: v[order] for k, v in per_game.items()}}, ids[order])
 
 
-def play_chunk(exp: Experiment, variant: str, first: int, stop: int) -> pl.DataFrame:
+def play_chunk(exp: Experiment, make_strategies, variant: str, first: int, stop: int) -> pl.DataFrame:
     """Play games [first, stop) of one variant and return their long results rows."""
     game = exp.game_module()
     config = exp.variants[variant]
@@ -161,9 +159,10 @@ def play_chunk(exp: Experiment, variant: str, first: int, stop: int) -> pl.DataF
     return res.long_table(outcome, meta, ids, [s.strategy for s in exp.seats])
 
 
-def _run_task(exp: Experiment, variant: str, first: int, stop: int, variant_dir: str) -> tuple[int, float]:
+def _run_task(exp: Experiment, make_strategies, variant: str, first: int, stop: int,
+              variant_dir: str) -> tuple[int, float]:
     started = time.perf_counter()
-    df = play_chunk(exp, variant, first, stop)
+    df = play_chunk(exp, make_strategies, variant, first, stop)
     res.write_shard(df, Path(variant_dir), first, stop - 1)
     return stop - first, time.perf_counter() - started
 
@@ -232,7 +231,7 @@ def _backend(backend: str, scheduler: str | None, jobs: int):
         client.close()
 
 
-def run_experiment(exp: Experiment, out_root="results", jobs: int = 1, chunk: int | None = None,
+def run_experiment(exp: Experiment, make_strategies, out_root="results", jobs: int = 1, chunk: int | None = None,
                    backend: str = "loky", scheduler: str | None = None, variants=None,
                    first_game: int = 0, games: int | None = None, progress: bool = False) -> Path:
     """Play games [first_game, first_game + games) of each selected variant; returns the results dir."""
@@ -261,10 +260,10 @@ def run_experiment(exp: Experiment, out_root="results", jobs: int = 1, chunk: in
         with _backend(backend, scheduler, jobs) as options:
             if options.get("n_jobs") == 1:
                 for v, a, b, d in tasks:
-                    bar.update(_run_task(exp, v, a, b, d)[0])
+                    bar.update(_run_task(exp, make_strategies, v, a, b, d)[0])
             else:
                 parallel = joblib.Parallel(return_as="generator_unordered", **options)
-                for n, _seconds in parallel(joblib.delayed(_run_task)(exp, v, a, b, d) for v, a, b, d in tasks):
+                for n, _seconds in parallel(joblib.delayed(_run_task)(exp, make_strategies, v, a, b, d) for v, a, b, d in tasks):
                     bar.update(n)
     finally:
         bar.close()

@@ -1,1 +1,6 @@
-"""One package per game; each registers itself in ``sim.core.registry``."""
+"""One package per game; each is registered here by name (imported only when first used)."""
+from sim.core.game import register_game
+
+register_game("red_rising", "sim.games.red_rising.game")
+register_game("animal_kingdoms", "sim.games.animal_kingdoms.game")
+register_game("explorers_of_navoria", "sim.games.explorers_of_navoria.game")

@@ -1,8 +1,9 @@
 """The command line: run experiments, replay one game, score a described position.
 
-Bad input (files, keys, values) prints one line ``error: <file>: <place>: <problem>`` and
-exits with status 2, before anything is written. Analysis commands (report, compare, summary)
-are registered by ``analyses.cli``.
+This is the top of the house: it ties the ground floor (``sim.core``), the games, the
+strategies and the analyses together. Bad input (files, keys, values) prints one line
+``error: <file>: <place>: <problem>`` and exits with status 2, before anything is written.
+Analysis commands (report, compare, summary) are registered by ``analyses.cli``.
 """
 from __future__ import annotations
 
@@ -12,28 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core.cliargs import EXIT_INPUT, non_negative_int, positive_int
 from sim.core.errors import InputError
-
-EXIT_INPUT = 2
-
-
-def number_type(cast, check, expected: str):
-    """An argparse type: ``cast`` the text, then require ``check(value)`` ("expected ...")."""
-    def parse(text: str):
-        try:
-            value = cast(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {'an integer' if cast is int else 'a number'}, "
-                                             f"got {text!r}") from None
-        if not check(value):
-            raise argparse.ArgumentTypeError(f"expected {expected}, got {value}")
-        return value
-    return parse
-
-
-positive_int = number_type(int, lambda v: v >= 1, "a positive integer")
-non_negative_int = number_type(int, lambda v: v >= 0, "an integer >= 0")
-
 
 class _Parser(argparse.ArgumentParser):
     """argparse with exit status 2 and a one-line message for usage errors."""
@@ -45,7 +26,7 @@ class _Parser(argparse.ArgumentParser):
 
 def cmd_run(args) -> int:
     from sim.core.experiment import load_experiment
-    from sim.core.runner import run_experiment
+    from sim.play import run_experiment
 
     exp = load_experiment(args.experiment).with_overrides(games=args.games, seed=args.seed, chunk=args.chunk)
     out = run_experiment(exp, out_root=args.out, jobs=args.jobs, chunk=exp.chunk, backend=args.backend,
@@ -71,7 +52,7 @@ def _experiment_for_replay(target: str):
 
 
 def cmd_replay(args) -> int:
-    from sim.core.runner import make_strategies, play_games
+    from sim.play import make_strategies, play_games
 
     exp, results_dir = _experiment_for_replay(args.target)
     if args.seed is not None:
@@ -165,12 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("position", help="position file (JSON, see docs/positions.md)")
     score.set_defaults(func=cmd_score)
 
-    try:
-        from analyses import cli as analyses_cli
-    except ImportError:          # analyses not installed in this checkout
-        analyses_cli = None
-    if analyses_cli is not None and hasattr(analyses_cli, "register"):
-        analyses_cli.register(sub)
+    from analyses import cli as analyses_cli
+    analyses_cli.register(sub)
     return parser
 
 
