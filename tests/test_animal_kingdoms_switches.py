@@ -131,8 +131,8 @@ def test_reshuffle_when_the_deck_runs_out_AK_A18():
     o.refill(A)
     assert len(o.hands[A]) == 4 and len(o.discard) == 0 and len(o.deck) == 1
     s = engine_from(oracle_from(sc), BEGIN)
-    from sim.games.animal_kingdoms import kernels
-    kernels.refill(kernels.state_arrays(s), kernels.kernel_tables(s.t)[1], 0, A)
+    from sim.games.animal_kingdoms import kernel
+    kernel.refill(kernel.state_arrays(s), kernel.kernel_tables(s.t)[1], 0, A)
     assert int((s.hand[0, A] != 64).sum()) == 4 and not s.disc[0].any()
     assert [o.ct.cards[c].name for c in o.hands[A] if c >= 0][:2] == ["Bear 2", "Bear 4"]
     sc["config"]["reshuffle_discard_when_empty"] = False

@@ -5,7 +5,7 @@ games of the batch that runs the game's branching as scalar code on those arrays
 (docs/animal_kingdoms_engine.md explains why this fits the architecture). Every function here
 is the scalar form of the rule it names (docs/animal_kingdoms_model.md); random draws use the
 same keyed streams, purposes and counters as ``sim.core.rng`` (``mix`` / ``bits`` below are
-equal to ``rng._mix`` / ``rng.bits`` bit for bit, which tests/test_animal_kingdoms_kernels.py
+equal to ``rng._mix`` / ``rng.bits`` bit for bit, which tests/test_animal_kingdoms_kernel.py
 checks).
 
 Arguments: ``S`` is the tuple of the state's arrays and the kernels' scratch arrays
