@@ -28,17 +28,33 @@ def legal_both(sc, seat):
 
 
 def test_retreat_is_always_legal_AK_A15_and_forced_AK_A10():
-    """AK-A15: retreat is legal even when claims and rallies are; with the switch off, only when
-    nothing else is (AK-A10: an empty hand cannot rally and must retreat)."""
+    """AK-A15: retreat is legal even when claims and rallies are; with voluntary_retreat =
+    forced_only, only when nothing else is (AK-A10: an empty hand cannot rally and must retreat)."""
     sc = {"config": {"players": 2}, "hands": {A: ["Bear 2", "Bear 4"]}, "decrees": {k: "DC01" for k in ALL_K}}
     o, legal = legal_both(sc, A)
     assert legal[o.A_RETREAT] and legal[:o.A_RALLY].any() and legal[o.A_RALLY:o.A_RETREAT].any()
-    sc["config"]["voluntary_retreat_always_allowed"] = False
+    sc["config"]["voluntary_retreat"] = "forced_only"
     o, legal = legal_both(sc, A)
     assert not legal[o.A_RETREAT]
     sc["hands"] = {A: []}
     o, legal = legal_both(sc, A)
     assert legal.sum() == 1 and legal[o.A_RETREAT]
+
+
+@pytest.mark.parametrize("mode,after_ban", [("rally_not_allowed", True), ("forced_only", False)])
+def test_retreat_by_the_seeds_wording_AK_R32(mode, after_ban):
+    """AK-R32 as the seed words it ("wer nicht spielen kann oder will (und nicht rallyen darf),
+    zieht sich zurück"), voluntary_retreat = rally_not_allowed: while rallying is allowed a player
+    must claim or rally; once someone has retreated (rally ban, AK-R31) a player who could claim
+    may retreat instead. forced_only refuses that retreat (AK-A10)."""
+    sc = {"config": {"players": 3, "voluntary_retreat": mode}, "hands": {A: ["Bear 2", "Bear 4"]},
+          "decrees": {k: "DC01" for k in ALL_K}}
+    o, legal = legal_both(sc, A)
+    assert not legal[o.A_RETREAT] and legal[:o.A_RALLY].any()
+    sc["retreated"] = [B]
+    o, legal = legal_both(sc, A)
+    assert legal[:o.A_RALLY].any() and not legal[o.A_RALLY:o.A_RETREAT].any()
+    assert legal[o.A_RETREAT] == after_ban
 
 
 def test_rally_details_AK_A17():
