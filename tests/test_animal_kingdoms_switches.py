@@ -178,3 +178,20 @@ def test_robot_plays_the_bonus_card_itself_AK_V14(impl):
         bonus = [o.ct.cards[int(b)].name for b in s.bonus[0] if b < 64]
     assert board == [[1, 0], [0, 2], [2, 3], [2, 4], [1, 1]]
     assert cols[K6] == ["Hare 5", "Eagle 5"] and bonus == ["Owl 2"]
+
+
+def test_log_names_the_played_bonus_card_AK_V14():
+    """The replay log (log.py) says which bonus card the robot played and which replaced it
+    (AK-V14 with play_bonus_card): spec example 10.8, Eagle 5 played, Owl 2 the new one."""
+    from sim.core.game import take
+    from sim.games.animal_kingdoms.log import describe
+    from tests.test_animal_kingdoms_examples import example_10_8
+    sc = example_10_8()
+    sc["config"]["robot_bonus_effect"] = "play_bonus_card"
+    before = engine_from(oracle_from(sc), BEGIN, cur=1)
+    after = engine.advance(take(before, np.arange(1)))
+    lines = describe(before, after, 0)
+    assert "  robot played its bonus card Eagle 5; new bonus card Owl 2" in lines
+    sc["config"]["robot_bonus_effect"] = "extra_play"
+    before = engine_from(oracle_from(sc), BEGIN, cur=1)
+    assert not any("bonus card" in line for line in describe(before, engine.advance(take(before, np.arange(1))), 0))
