@@ -288,7 +288,8 @@ class Oracle:
             rallies = [self.A_RALLY + r - 1 for r in range(1, 2 ** self.H)
                        if all(i < len(hand) for i in range(self.H) if r >> i & 1)]
         out = claims + rallies
-        if self.cfg.voluntary_retreat_always_allowed or not out:
+        mode = self.cfg.voluntary_retreat          # AK-A15, AK-R32 (seed wording), AK-A10
+        if mode == "always" or (mode == "rally_not_allowed" and not rallies) or not out:
             out.append(self.A_RETREAT)
         return out
 

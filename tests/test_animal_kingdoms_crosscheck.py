@@ -1,6 +1,6 @@
 """The engine against the oracle: same decider, same legal actions at every decision, same results.
 
-2,420 random games over 1..5 players, the standard and the peace game, every robot level and
+2,640 random games over 1..5 players, the standard and the peace game, every robot level and
 every rule switch of spec 8.14 (docs/animal_kingdoms_model.md is the contract of both). The
 engine plays each configuration as one batch; one oracle per game follows the same actions.
 Covers, among others, AK-R2..R52, AK-E1..E28, AK-V1..V20 as the oracle states them.
@@ -24,12 +24,13 @@ CONFIGS = [
     dict(players=1, robot_level="extra_hard", robot_bonus_effect="extra_marker", robot_bonus_chain=True,
          robot_receives_modifiers=True, robot_equal_rank="robot_wins", robot_low_rank_target="robot_last_play",
          robot_skip_direction="counter_clockwise", robot_council_move=False, solo_first_player="robot"),
-    dict(players=1, robot_level="extra_hard", robot_bonus_effect="play_bonus_card"),
+    dict(players=1, robot_level="extra_hard", robot_bonus_effect="extra_play"),
     dict(players=1, robot_level="hard", robot_bonus_effect="play_bonus_card", robot_bonus_chain=True,
          max_turns_per_age=60),
     dict(players=4, multiway_battle="one_counts_as_nine", one_beats_eight_uses="battle_value",
          placement_mode="competition"),
-    dict(players=3, voluntary_retreat_always_allowed=False, council_claimable=True, max_turns_per_age=40),
+    dict(players=3, voluntary_retreat="forced_only", council_claimable=True, max_turns_per_age=40),
+    dict(players=4, voluntary_retreat="rally_not_allowed"), dict(players=1, voluntary_retreat="rally_not_allowed"),
     dict(players=5, refill_before_forced_retreat=False, forced_retreat_takes_tile=False,
          all_others_missing_policy="any_missing_frees", left_is="clockwise", markers_per_player=6),
     dict(players=4, peace=True, peace_tied_others="nothing", final_tiebreak="none",

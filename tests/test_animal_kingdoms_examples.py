@@ -314,7 +314,8 @@ def test_example_10_7_on_the_oracle():
 
 def example_10_8():
     H, R = 0, 1
-    return {"config": {"players": 1, "robot_level": "normal"}, "age_start": H, "human_last": K6,
+    return {"config": {"players": 1, "robot_level": "normal", "robot_bonus_effect": "extra_play"},  # the spec's AK-A39
+            "age_start": H, "human_last": K6,
             "bonus": ["Eagle 5"],
             "ordinary": {"K4": {H: 1}, "K5": {R: 2}, "K6": {H: 2, R: 1}, "K7": {H: 2, R: 4}, "K8": {H: 1, R: 1}},
             "hands": {H: ["Bear 1", "Bear 2", "Bear 3", "Bear 4"]},

@@ -84,6 +84,44 @@ def test_bad_positions_name_the_json_path(tmp_path, change, expected):
     assert expected in message and message.startswith(str(path)) and "\n" not in message
 
 
+@pytest.mark.parametrize("change,expected", [
+    (lambda p: p["kingdoms"]["K4"]["ordinary"].__setitem__("A", 1),
+     "kingdoms.K4.capital: K4's capital is taken while 1 of its 3 ordinary territories are free (AK-R14"),
+    (lambda p: p["players"][0].__setitem__("retreat_tiles", [6]),
+     "players[0].retreat_tiles[0]: expected a first-retreat tile not given out yet (tiles 2, 3, 4, 5, AK-A20, AK-R36), got 6"),
+    (lambda p: p["players"][0].__setitem__("retreat_tiles", [1]), "players[0].retreat_tiles[0]: expected a first-retreat"),
+    (lambda p: (p["players"][0].__setitem__("retreat_tiles", [3]), p["players"][2].__setitem__("retreat_tiles", [3])),
+     "players[2].retreat_tiles[0]: expected a first-retreat tile not given out yet"),
+    (lambda p: p["players"][1].__setitem__("retreat_tiles", [2, 2]), "players[1].retreat_tiles[1]: expected a first-retreat"),
+])
+def test_unreachable_positions_are_refused_AK_R14_AK_A20_AK_R36(tmp_path, change, expected):
+    """Positions describe reachable states only: a capital is taken last (AK-R14), and the
+    first-retreat tiles held are tiles of the box (2..5, AK-A20), each at most once (AK-R36)."""
+    pos = json.loads((EXAMPLES / "example_10_2_battles.json").read_text())
+    change(pos)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(pos))
+    with pytest.raises(InputError) as err:
+        GAME.score_position(path)
+    message = str(err.value)
+    assert expected in message and message.startswith(str(path)) and "\n" not in message
+
+
+def test_capital_after_councils_when_claimable_AK_A8(tmp_path):
+    """AK-A8 with council_claimable: council spaces are claimed before the capital, so a taken
+    capital with a free council space is refused; the same board without the switch scores."""
+    pos = {"config": {"council_claimable": True},
+           "players": [{"name": "A", "hand": ["Bear 2"]}, {"name": "B", "hand": ["Fox 6"]}],
+           "kingdoms": {"K4": {"ordinary": {"A": 2, "B": 1}, "capital": "A", "council": ["B"], "tiles": [6]}}}
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(pos))
+    with pytest.raises(InputError, match=r"kingdoms.K4.capital: K4's capital is taken while council spaces are free"):
+        GAME.score_position(path)
+    pos["config"] = {}
+    path.write_text(json.dumps(pos))
+    assert [r["score_first"] for r in GAME.score_position(path)] == [6, 0]
+
+
 def test_invalid_json_names_the_line(tmp_path):
     path = tmp_path / "broken.json"
     path.write_text('{\n "players": [\n')

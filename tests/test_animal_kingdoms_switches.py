@@ -28,17 +28,33 @@ def legal_both(sc, seat):
 
 
 def test_retreat_is_always_legal_AK_A15_and_forced_AK_A10():
-    """AK-A15: retreat is legal even when claims and rallies are; with the switch off, only when
-    nothing else is (AK-A10: an empty hand cannot rally and must retreat)."""
+    """AK-A15: retreat is legal even when claims and rallies are; with voluntary_retreat =
+    forced_only, only when nothing else is (AK-A10: an empty hand cannot rally and must retreat)."""
     sc = {"config": {"players": 2}, "hands": {A: ["Bear 2", "Bear 4"]}, "decrees": {k: "DC01" for k in ALL_K}}
     o, legal = legal_both(sc, A)
     assert legal[o.A_RETREAT] and legal[:o.A_RALLY].any() and legal[o.A_RALLY:o.A_RETREAT].any()
-    sc["config"]["voluntary_retreat_always_allowed"] = False
+    sc["config"]["voluntary_retreat"] = "forced_only"
     o, legal = legal_both(sc, A)
     assert not legal[o.A_RETREAT]
     sc["hands"] = {A: []}
     o, legal = legal_both(sc, A)
     assert legal.sum() == 1 and legal[o.A_RETREAT]
+
+
+@pytest.mark.parametrize("mode,after_ban", [("rally_not_allowed", True), ("forced_only", False)])
+def test_retreat_by_the_seeds_wording_AK_R32(mode, after_ban):
+    """AK-R32 as the seed words it ("wer nicht spielen kann oder will (und nicht rallyen darf),
+    zieht sich zurück"), voluntary_retreat = rally_not_allowed: while rallying is allowed a player
+    must claim or rally; once someone has retreated (rally ban, AK-R31) a player who could claim
+    may retreat instead. forced_only refuses that retreat (AK-A10)."""
+    sc = {"config": {"players": 3, "voluntary_retreat": mode}, "hands": {A: ["Bear 2", "Bear 4"]},
+          "decrees": {k: "DC01" for k in ALL_K}}
+    o, legal = legal_both(sc, A)
+    assert not legal[o.A_RETREAT] and legal[:o.A_RALLY].any()
+    sc["retreated"] = [B]
+    o, legal = legal_both(sc, A)
+    assert legal[:o.A_RALLY].any() and not legal[o.A_RALLY:o.A_RETREAT].any()
+    assert legal[o.A_RETREAT] == after_ban
 
 
 def test_rally_details_AK_A17():
@@ -131,8 +147,8 @@ def test_reshuffle_when_the_deck_runs_out_AK_A18():
     o.refill(A)
     assert len(o.hands[A]) == 4 and len(o.discard) == 0 and len(o.deck) == 1
     s = engine_from(oracle_from(sc), BEGIN)
-    from sim.games.animal_kingdoms import kernels
-    kernels.refill(kernels.state_arrays(s), kernels.kernel_tables(s.t)[1], 0, A)
+    from sim.games.animal_kingdoms import kernel
+    kernel.refill(kernel.state_arrays(s), kernel.kernel_tables(s.t)[1], 0, A)
     assert int((s.hand[0, A] != 64).sum()) == 4 and not s.disc[0].any()
     assert [o.ct.cards[c].name for c in o.hands[A] if c >= 0][:2] == ["Bear 2", "Bear 4"]
     sc["config"]["reshuffle_discard_when_empty"] = False
@@ -162,3 +178,20 @@ def test_robot_plays_the_bonus_card_itself_AK_V14(impl):
         bonus = [o.ct.cards[int(b)].name for b in s.bonus[0] if b < 64]
     assert board == [[1, 0], [0, 2], [2, 3], [2, 4], [1, 1]]
     assert cols[K6] == ["Hare 5", "Eagle 5"] and bonus == ["Owl 2"]
+
+
+def test_log_names_the_played_bonus_card_AK_V14():
+    """The replay log (log.py) says which bonus card the robot played and which replaced it
+    (AK-V14 with play_bonus_card): spec example 10.8, Eagle 5 played, Owl 2 the new one."""
+    from sim.core.game import take
+    from sim.games.animal_kingdoms.log import describe
+    from tests.test_animal_kingdoms_examples import example_10_8
+    sc = example_10_8()
+    sc["config"]["robot_bonus_effect"] = "play_bonus_card"
+    before = engine_from(oracle_from(sc), BEGIN, cur=1)
+    after = engine.advance(take(before, np.arange(1)))
+    lines = describe(before, after, 0)
+    assert "  robot played its bonus card Eagle 5; new bonus card Owl 2" in lines
+    sc["config"]["robot_bonus_effect"] = "extra_play"
+    before = engine_from(oracle_from(sc), BEGIN, cur=1)
+    assert not any("bonus card" in line for line in describe(before, engine.advance(take(before, np.arange(1))), 0))

@@ -2,14 +2,14 @@
 
 Rules: AK-S1..S18 (setup, with the random draws of the model doc). The rest of an age's end
 (councils AK-R37..R43, the new age AK-R44..R52 with AK-A31..A34) runs in the compiled flow of
-``kernels.py``; ``new_age_start`` exposes its start-player rule for a subset of games.
+``kernel.py``; ``new_age_start`` exposes its start-player rule for a subset of games.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from sim.core import rng
-from sim.games.animal_kingdoms import kernels
+from sim.games.animal_kingdoms import kernel
 from sim.games.animal_kingdoms.state import BEGIN, empty_state
 from sim.games.animal_kingdoms.tables import Tables
 
@@ -33,8 +33,8 @@ def init(t: Tables, game_ids, seed: int):
     s.fp[:] = np.sort(tiles, axis=2)
     rvalues = np.array(ct.first_retreat, dtype=np.int16)
     s.rt[:] = rvalues[rng.permutations(rng.stream_keys(seed, gid, "first_retreat"), t.R)]
-    tab, c = kernels.kernel_tables(t)
-    kernels.setup_cards(kernels.state_arrays(s), tab, c)      # deck shuffle 0, hands, decrees, bonus cards
+    tab, c = kernel.kernel_tables(t)
+    kernel.setup_cards(kernel.state_arrays(s), tab, c)      # deck shuffle 0, hands, decrees, bonus cards
     s.phase[:] = BEGIN
     return s
 
@@ -42,6 +42,6 @@ def init(t: Tables, game_ids, seed: int):
 def new_age_start(s, rows) -> np.ndarray:
     """int64[n]: AK-R50, AK-R51, AK-A34 for the games ``rows``: who would start the next age now."""
     out = np.zeros(len(rows), dtype=np.int64)
-    tab, c = kernels.kernel_tables(s.t)
-    kernels.new_age_start_rows(kernels.state_arrays(s), c, np.asarray(rows, dtype=np.int64), out)
+    tab, c = kernel.kernel_tables(s.t)
+    kernel.new_age_start_rows(kernel.state_arrays(s), c, np.asarray(rows, dtype=np.int64), out)
     return out

@@ -20,7 +20,10 @@ class Config:
     peace: bool = False                            # AK-V1..V4: the peace variant
     robot_level: str = field(default="normal", metadata={"choices": LEVELS})   # AK-V18, AK-A42
     # Ambiguities of the seed (spec 8.14), spec defaults first.
-    voluntary_retreat_always_allowed: bool = True  # 8.14.1, AK-A15
+    # 8.14.1, AK-A15, AK-R32: when retreat is legal. "always" (spec default); "rally_not_allowed"
+    # (the seed's wording "wer nicht spielen kann oder will (und nicht rallyen darf)": only when no
+    # rally is legal, claims or not); "forced_only" (only when no claim and no rally is legal, AK-A10).
+    voluntary_retreat: str = choices("always", "rally_not_allowed", "forced_only")
     council_claimable: bool = False                # 8.14.2, AK-A8
     multiway_battle: str = choices("eliminate_eights", "one_counts_as_nine")   # 8.14.3, AK-A27
     one_beats_eight_uses: str = choices("printed_rank", "battle_value")       # 8.14.4, AK-A26
@@ -30,7 +33,9 @@ class Config:
     forced_retreat_takes_tile: bool = True         # 8.14.8, AK-R34
     robot_low_rank_target: str = choices("human_last_claim", "robot_last_play")  # 8.14.9, AK-A38
     robot_skip_direction: str = choices("clockwise", "counter_clockwise")      # 8.14.9, AK-A38
-    robot_bonus_effect: str = choices("extra_play", "extra_marker", "play_bonus_card")  # 8.14.9, AK-A39
+    # 8.14.9, AK-V14, AK-A39: the seed's "Robot-Bonus-Karte spielt er zusätzlich" first (the robot
+    # plays the matching bonus card itself); the spec's readings (an extra draw-and-play, an extra marker) as switches.
+    robot_bonus_effect: str = choices("play_bonus_card", "extra_play", "extra_marker")
     robot_bonus_chain: bool = False                # 8.14.9, AK-A39
     robot_receives_modifiers: bool = False         # 8.14.9, AK-A40
     robot_equal_rank: str = choices("human_wins", "robot_wins")                # 8.14.9, AK-A40

@@ -10,7 +10,7 @@ import numpy as np
 from sim.games.animal_kingdoms import actions, ages, engine, scoring
 from sim.games.animal_kingdoms.config import Config
 from sim.games.animal_kingdoms.content import content_hash, load_content
-from sim.games.animal_kingdoms.describe import describe
+from sim.games.animal_kingdoms.log import describe
 from sim.games.animal_kingdoms.observe import observe, sample_state
 from sim.games.animal_kingdoms.position import score_position
 from sim.games.animal_kingdoms.state import DONE

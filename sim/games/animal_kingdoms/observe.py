@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core import rng
-from sim.games.animal_kingdoms import kernels
+from sim.games.animal_kingdoms import kernel
 from sim.games.animal_kingdoms.state import BCARD, PACKS, State, empty_state
 
 # Public state fields an observation carries unchanged.
@@ -98,7 +98,7 @@ def observe(s: State, players) -> Obs:
                deck_count=np.empty(b, dtype=np.int64), own_rt=np.empty((b, 3), dtype=np.int16),
                my_card=np.empty(b, dtype=np.int32), my_mods=np.empty(b, dtype=np.int32),
                revealed=np.empty((b, t.P), dtype=np.int16))
-    kernels.observe_private(s.gi, s.si, s.sb, s.hand, s.rt, kernels.kernel_tables(t)[1], players, *out.values())
+    kernel.observe_private(s.gi, s.si, s.sb, s.hand, s.rt, kernel.kernel_tables(t)[1], players, *out.values())
     return Obs(t=t, player=players, public=Public(s), **out)
 
 

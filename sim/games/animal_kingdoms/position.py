@@ -151,6 +151,7 @@ def load_position(path) -> Position:
     for c in content.cards:
         card_by_name.setdefault(c.name, []).append(c.index)
     used = set()
+    retreat_left = list(content.first_retreat)        # the tiles of the box (AK-A20), each handed out once
 
     def card(value, place):
         if not isinstance(value, str) or value not in card_by_name:
@@ -188,7 +189,13 @@ def load_position(path) -> Position:
         for j, v in enumerate(rd.array(pl.get("retreat_tiles", []), f"players[{i}].retreat_tiles")):
             if a >= 3:
                 rd.fail(f"players[{i}].retreat_tiles[{j}]", "at most 3 first-retreat tiles are handed out (AK-R36)")
-            s.rt[0, a] = rd.integer(v, f"players[{i}].retreat_tiles[{j}]")
+            value = rd.integer(v, f"players[{i}].retreat_tiles[{j}]")
+            if value not in retreat_left:
+                rd.fail(f"players[{i}].retreat_tiles[{j}]",
+                        f"expected a first-retreat tile not given out yet (tiles {_values(content.first_retreat)}, "
+                        f"AK-A20, AK-R36), got {value}")
+            retreat_left.remove(value)
+            s.rt[0, a] = value
             s.rt_owner[0, a] = i
             a += 1
     held = int(s.mods[0].sum())
@@ -215,6 +222,8 @@ def load_position(path) -> Position:
         for j, v in enumerate(tiles):
             s.fp[0, k.index, j] = rd.integer(v, f"{place}.tiles[{j}]")
         s.fpn[0, k.index] = 0 if tiles else t.T
+        if s.cap[0, k.index] >= 0:
+            _check_capital(rd, config, k, int(s.ordm[0, k.index].sum()), int(s.council[0, k.index].sum()))
     for p in range(len(players)):
         on_board = int(s.ordm[0, :, p].sum() + (s.cap[0] == p).sum() + s.council[0, :, p].sum())
         if on_board > t.markers[p]:
@@ -244,6 +253,21 @@ def load_position(path) -> Position:
             out.append(entry)
         battles[k] = out
     return Position(config, content, names, s, battles)
+
+
+def _values(tiles) -> str:
+    return ", ".join(str(v) for v in sorted(tiles))
+
+
+def _check_capital(rd, config, k, ordinary: int, council: int):
+    """AK-R14 (and AK-A8 when councils are claimable): a capital is taken only after every
+    ordinary territory (and then every council space) is; a position must be reachable."""
+    if ordinary < k.size - 1:
+        rd.fail(f"kingdoms.{k.id}.capital", f"{k.id}'s capital is taken while {k.size - 1 - ordinary} of its "
+                f"{k.size - 1} ordinary territories are free (AK-R14: the capital is claimed last)")
+    if config.council_claimable and council < k.council_spaces:
+        rd.fail(f"kingdoms.{k.id}.capital", f"{k.id}'s capital is taken while council spaces are free "
+                "(council_claimable: they are claimed before the capital, AK-A8)")
 
 
 def _hand_card(s, p, candidates):

@@ -1,7 +1,7 @@
 """The final score sheet (AK-E23..E28, AK-A35, AK-A41) and the names of its columns.
 
 Age scoring, battles and their places (AK-E1..E22, AK-A22..A31, AK-V1..V4, AK-V15..V19,
-AK-A36, AK-A40) run in the compiled flow of ``kernels.py``.
+AK-A36, AK-A40) run in the compiled flow of ``kernel.py``.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The compiled kernels of the engine (sim/games/animal_kingdoms/kernels.py, docs/animal_kingdoms_engine.md).
+"""The compiled kernels of the engine (sim/games/animal_kingdoms/kernel.py, docs/animal_kingdoms_engine.md).
 
 Whether they play the rules is the cross-check's job (tests/test_animal_kingdoms_crosscheck.py);
 here: the scalar SplitMix64 is sim.core.rng bit for bit, the packed state's views write through
@@ -11,7 +11,7 @@ import numpy as np
 
 from sim.core import rng
 from sim.core.game import take
-from sim.games.animal_kingdoms import kernels
+from sim.games.animal_kingdoms import kernel
 from sim.games.animal_kingdoms.config import Config
 from sim.games.animal_kingdoms.game import GAME
 from sim.games.animal_kingdoms.state import CARD_PARTS, FLAG_PARTS, INT_PARTS, copy_state, empty_state, parts
@@ -19,19 +19,19 @@ from tests.test_animal_kingdoms_support import content_for
 
 
 def test_scalar_splitmix_equals_sim_core_rng():
-    """kernels.mix / kernels.bits are rng._mix / rng.bits for any key and counter (the deck shuffles use them)."""
+    """kernel.mix / kernel.bits are rng._mix / rng.bits for any key and counter (the deck shuffles use them)."""
     gen = np.random.default_rng(5)
     keys = gen.integers(0, 2**64, size=5000, dtype=np.uint64)
     keys[:4] = [0, 1, 2**63, 2**64 - 1]
     counters = gen.integers(0, 2**62, size=5000, dtype=np.int64)
     counters[:6] = [0, 1, 63, 64, 2**31, 2**62 - 1]
     out = np.zeros(len(keys), dtype=np.uint64)
-    kernels.bits_many(keys, counters, out)
+    kernel.bits_many(keys, counters, out)
     assert np.array_equal(out, rng.bits(keys, counters))
     keys = rng.stream_keys(123, np.arange(100), "deck")
-    kernels.bits_many(keys, np.arange(100) * 64 + 7, out[:100])
+    kernel.bits_many(keys, np.arange(100) * 64 + 7, out[:100])
     assert np.array_equal(out[:100], rng.bits(keys, np.arange(100) * 64 + 7))
-    assert all(kernels.mix(np.uint64(x)) == rng._mix(np.uint64(x)) for x in (0, 1, 12345, 2**64 - 1))
+    assert all(kernel.mix(np.uint64(x)) == rng._mix(np.uint64(x)) for x in (0, 1, 12345, 2**64 - 1))
 
 
 def test_packed_views_write_through():

@@ -5,7 +5,7 @@ games of the batch that runs the game's branching as scalar code on those arrays
 (docs/animal_kingdoms_engine.md explains why this fits the architecture). Every function here
 is the scalar form of the rule it names (docs/animal_kingdoms_model.md); random draws use the
 same keyed streams, purposes and counters as ``sim.core.rng`` (``mix`` / ``bits`` below are
-equal to ``rng._mix`` / ``rng.bits`` bit for bit, which tests/test_animal_kingdoms_kernels.py
+equal to ``rng._mix`` / ``rng.bits`` bit for bit, which tests/test_animal_kingdoms_kernel.py
 checks).
 
 Arguments: ``S`` is the tuple of the state's arrays and the kernels' scratch arrays
@@ -76,6 +76,7 @@ MAX_AUTO = 1_000_000             # automatic phases per game and call (a guard)
  C_COUNCIL_1, C_COUNCIL_2, C_MAX_TURNS, C_RALLY_POINTS, C_SECOND, C_THIRD, C_MODVAL, C_START_SCORE,
  C_LOW_DEFAULT, C_SIZE) = range(50)
 EFFECT_EXTRA_PLAY, EFFECT_EXTRA_MARKER, EFFECT_PLAY_BONUS = 0, 1, 2
+RETREAT_ALWAYS, RETREAT_NO_RALLY, RETREAT_FORCED_ONLY = 0, 1, 2
 
 _CACHE = {}
 
@@ -102,7 +103,7 @@ def kernel_tables(t):
         C_HUMAN: t.human, C_SOLO: t.solo, C_BATTLE_CARDS: t.battle_cards, C_BONUS_CARDS: t.bonus_cards, C_W: t.W,
         C_A_RALLY: t.A_RALLY, C_A_RETREAT: t.A_RETREAT, C_A_BATTLE: t.A_BATTLE, C_A_MODS: t.A_MODS,
         C_A_YES: t.A_YES,
-        C_VOLUNTARY: cfg.voluntary_retreat_always_allowed, C_CLAIMABLE: cfg.council_claimable,
+        C_VOLUNTARY: ("always", "rally_not_allowed", "forced_only").index(cfg.voluntary_retreat), C_CLAIMABLE: cfg.council_claimable,
         C_ELIMINATE: cfg.multiway_battle == "eliminate_eights",
         C_PRINTED: cfg.one_beats_eight_uses == "printed_rank", C_COMPETITION: cfg.placement_mode == "competition",
         C_REFILL_FORCED: cfg.refill_before_forced_retreat,
@@ -1203,11 +1204,14 @@ def legal_actions(S, T, C, out):
                     out[b, i * K + k] = v
                     some |= v
             allowed = not (gb[b, B_RET_EVER] if C[C_BAN_GAME] else gb[b, B_RET_AGE])
+            rally = False
             for r in range(A_RETREAT - A_RALLY):
                 v = allowed & (rally_top[r] < count)
                 out[b, A_RALLY + r] = v
-                some |= v
-            out[b, A_RETREAT] = True if C[C_VOLUNTARY] else not some
+                rally |= v
+            mode = C[C_VOLUNTARY]                # AK-A15, AK-R32, AK-A10
+            out[b, A_RETREAT] = (mode == RETREAT_ALWAYS or not rally
+                                 and (mode == RETREAT_NO_RALLY or not some))
         elif ph == BCARD:
             p = gi[b, G_DEC]
             for i in range(H):

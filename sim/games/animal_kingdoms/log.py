@@ -62,6 +62,11 @@ def _consequences(before, after, kids, action) -> list[str]:
                    for i in range(int(before.clen[0, k]), int(after.clen[0, k]))]
             plays = int(after.st_claims[0, t.robot]) - int(before.st_claims[0, t.robot])
             out.append(f"  robot plays {plays} card(s); new cards: {', '.join(new)}")
+        played = [c for c in before.bonus[0] if c < t.N and c not in after.bonus[0]]
+        if played:                          # robot_bonus_effect = play_bonus_card (AK-V14)
+            fresh = [c for c in after.bonus[0] if c < t.N and c not in before.bonus[0]]
+            out.append(f"  robot played its bonus card {', '.join(_card(t, c) for c in played)}; "
+                       f"new bonus card {', '.join(_card(t, c) for c in fresh) or '-'}")
         for k in range(t.K):
             if int(before.cap[0, k]) < 0 <= int(after.cap[0, k]):
                 out.append(f"  {_who(t, int(after.cap[0, k]))} takes the capital of {kids[k]}")
