@@ -45,13 +45,23 @@ class _Names:
 
 def advance(s):
     """Run automatic phases until every game waits for a decision or is over. In place."""
+    s.__dict__.pop("_legal", None)
     tab, c = kernel.kernel_tables(s.t)
     kernel.step(kernel.state_arrays(s), tab, c, np.zeros(s.batch, dtype=np.int64), False)
     return s
 
 
 def legal_actions(s) -> np.ndarray:
-    """bool[B, A]: the legal actions of every game's pending decision (none when over)."""
+    """bool[B, A]: the legal actions of every game's pending decision (none when over).
+
+    The state remembers a copy until its next ``step`` or ``advance``, so that the step's
+    legality check does not build the mask a second time (the runner asks for it just before)."""
+    out = _compute_legal(s)
+    s.__dict__["_legal"] = out.copy()
+    return out
+
+
+def _compute_legal(s) -> np.ndarray:
     out = np.zeros((s.batch, s.t.A), dtype=bool)
     tab, c = kernel.kernel_tables(s.t)
     kernel.legal_actions(kernel.state_arrays(s), tab, c, out)
@@ -67,9 +77,13 @@ def step(s, actions):
 
     An action outside its game's legal mask is refused (``IllegalActionError``) before any game
     of the batch moves: the kernel would apply it as it stands (an illegal retreat would take
-    the first-retreat tile). The check costs one more legal mask per step."""
+    the first-retreat tile). The mask is the one ``legal_actions`` remembered for this state, or
+    built here when it was not asked for."""
     actions = np.ascontiguousarray(actions, dtype=np.int64)
-    check_legal(legal_actions(s), actions, s.phase != DONE, s.gid, _Decisions(s), _Names(s.t.content))
+    legal = s.__dict__.pop("_legal", None)
+    if legal is None:
+        legal = _compute_legal(s)
+    check_legal(legal, actions, s.phase != DONE, s.gid, _Decisions(s), _Names(s.t.content))
     tab, c = kernel.kernel_tables(s.t)
     kernel.step(kernel.state_arrays(s), tab, c, actions, True)
     return s
