@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from sim.core import rng
-from sim.core.game import get_game, take
+from sim.core.game import IllegalActionError, get_game, take
 from sim.games.explorers_of_navoria import engine, kernel
 from sim.games.explorers_of_navoria import state as st
 from sim.games.explorers_of_navoria.config import Config
@@ -393,6 +393,43 @@ def test_registered_and_contract():
     s = g.init(config, content, np.arange(3), 1)
     assert g.kind(s).tolist() == [0, 0, 0]
     assert g.slot_of(s).shape == (3, 2)
+
+
+def _first_legal(s):
+    return np.argmax(s.legal, axis=1)
+
+
+def test_step_refuses_an_illegal_action_naming_game_decision_and_action():
+    """The contract's legal mask: an action outside it raises (sim.core.game.check_legal) with
+    the game index, the decision kind and the action, before any game of the batch moves."""
+    config = Config(players=3)
+    s = GAME.init(config, GAME.load_content(config), np.arange(20, 23), 1)
+    names = GAME.action_names(s.t.content)
+    goods = names.index("goods:W-F")
+    assert GAME.kind(s).tolist() == [st.K_RECRUIT] * 3 and not s.legal[:, goods].any()
+    before = st.copy_state(s)
+    actions = _first_legal(s)
+    actions[1] = goods
+    with pytest.raises(IllegalActionError, match=rf"game 21, decision round 1 turn 1, recruit of seat 0: action {goods} \(goods:W-F\)"):
+        GAME.step(s, actions)
+    for f in ("m", "piles", "legal", "bag_key"):
+        assert np.array_equal(getattr(s, f), getattr(before, f)), f
+    for bad in (-1, len(names)):
+        actions[1] = bad
+        with pytest.raises(IllegalActionError, match=rf"game 21, decision round 1 turn 1, recruit of seat 0: action {bad} is not legal"):
+            GAME.step(s, actions)
+
+
+def test_step_ignores_the_action_of_a_finished_game():
+    config = Config(players=2)
+    s = GAME.init(config, GAME.load_content(config), np.arange(2), 1)
+    s.m[0, st.G_PHASE], s.m[0, st.G_KIND] = st.PH_DONE, st.K_DONE
+    s.legal[0] = False
+    over, live = s.m[0].copy(), s.m[1].copy()
+    actions = _first_legal(s)
+    actions[0] = -1
+    GAME.step(s, actions)
+    assert np.array_equal(s.m[0], over) and not np.array_equal(s.m[1], live)
 
 
 def test_runner_run_and_replay(tmp_path):
