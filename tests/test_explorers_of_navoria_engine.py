@@ -7,10 +7,6 @@ test_explorers_of_navoria_rules.py too.
 """
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -22,8 +18,8 @@ from sim.games.explorers_of_navoria.config import Config
 from sim.games.explorers_of_navoria.game import GAME
 from sim.games.explorers_of_navoria.observe import observe, sample_state
 from strategies.base import choose_uniform
+from tests.scaffold import cli
 
-ROOT = Path(__file__).resolve().parents[1]
 FOREST, DESERT, GLACIER = 0, 1, 2
 TRADERS, BUILDERS, SOLDIERS, ADVENTURERS, ARTISANS = range(5)
 W_, M_, F_ = 0, 1, 2
@@ -454,14 +450,12 @@ strategy = "random"
 strategy = "random"
 """)
     out = tmp_path / "results"
-    run = subprocess.run([sys.executable, "-m", "sim", "run", str(exp), "--out", str(out), "--quiet"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    run = cli("run", exp, "--out", out, "--quiet")
     assert run.returncode == 0, run.stderr
     import polars as pl
     df = pl.read_parquet(str(out / "en_tiny" / "base" / "*.parquet"))
     assert df.height == 120 and set(df["game"].to_list()) == set(range(40))
-    rep = subprocess.run([sys.executable, "-m", "sim", "replay", str(out / "en_tiny"), "--game", "5"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    rep = cli("replay", out / "en_tiny", "--game", "5")
     assert rep.returncode == 0, rep.stderr
     assert "matches the stored results" in rep.stdout
     assert "takes" in rep.stdout and "game over" in rep.stdout
