@@ -18,7 +18,7 @@ from sim.games.explorers_of_navoria.config import Config
 from sim.games.explorers_of_navoria.game import GAME
 from sim.games.explorers_of_navoria.observe import observe, sample_state
 from strategies.base import choose_uniform
-from tests.scaffold import cli
+from tests.scaffold import experiment_template, replay_stored, rows, write_experiment
 
 FOREST, DESERT, GLACIER = 0, 1, 2
 TRADERS, BUILDERS, SOLDIERS, ADVENTURERS, ARTISANS = range(5)
@@ -429,33 +429,9 @@ def test_step_ignores_the_action_of_a_finished_game():
 
 
 def test_runner_run_and_replay(tmp_path):
-    exp = tmp_path / "en_tiny.toml"
-    exp.write_text("""
-[experiment]
-name = "en_tiny"
-game = "explorers_of_navoria"
-description = "smoke test"
-games = 40
-seed = 3
-chunk = 16
-
-[config]
-players = 3
-
-[[seats]]
-strategy = "random"
-[[seats]]
-strategy = "random"
-[[seats]]
-strategy = "random"
-""")
-    out = tmp_path / "results"
-    run = cli("run", exp, "--out", out, "--quiet")
-    assert run.returncode == 0, run.stderr
-    import polars as pl
-    df = pl.read_parquet(str(out / "en_tiny" / "base" / "*.parquet"))
-    assert df.height == 120 and set(df["game"].to_list()) == set(range(40))
-    rep = cli("replay", out / "en_tiny", "--game", "5")
-    assert rep.returncode == 0, rep.stderr
-    assert "matches the stored results" in rep.stdout
+    """Random play through ``python -m sim run`` (one row per game and seat) and ``replay``."""
+    exp = write_experiment(tmp_path, experiment_template("en_tiny", "explorers_of_navoria", ["random"] * 3))
+    rep = replay_stored(tmp_path, exp, "en_tiny", game=5)
+    df = rows(tmp_path / "r" / "en_tiny")
+    assert df.height == 180 and set(df["game"].to_list()) == set(range(60))
     assert "takes" in rep.stdout and "game over" in rep.stdout
