@@ -10,10 +10,12 @@ import pytest
 
 from sim.core.errors import InputError
 from sim.core.experiment import load_experiment
+from sim.games.animal_kingdoms import content as ak_content
 from sim.games.animal_kingdoms.config import Config
 from sim.games.animal_kingdoms.content import DATA_DIR, content_hash, load_content
 from sim.games.animal_kingdoms.content_types import DECREE_TYPES
 from sim.games.animal_kingdoms.vocabulary import PREDICATES, RELATIONS
+from tests.scaffold import copy_content, edit, one_line_error
 
 SPECIES = ("Bear", "Eagle", "Fox", "Hare", "Lion", "Owl", "Turtle", "Wolf")
 
@@ -81,29 +83,8 @@ def test_content_hash_is_stable_and_ignores_paths(content, tmp_path):
 
 # ---- bad content files -----------------------------------------------------------------------
 
-def copy_data(tmp_path) -> Path:
-    for f in DATA_DIR.iterdir():
-        shutil.copy(f, tmp_path / f.name)
-    return tmp_path
-
-
-def files(tmp_path) -> dict:
-    return {k: str(tmp_path / n) for k, n in (("cards_file", "cards.csv"), ("decrees_file", "decrees.csv"),
-            ("kingdoms_file", "kingdoms.csv"), ("tiles_file", "tiles.toml"), ("robot_file", "robot.toml"))}
-
-
-def edit(path: Path, old: str, new: str):
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new, 1))
-
-
-def error_of(tmp_path, **config) -> str:
-    with pytest.raises(InputError) as err:
-        load_content(Config(**{**files(tmp_path), **config}))
-    message = str(err.value)
-    assert "\n" not in message
-    return message
+def error_of(files, **config) -> str:
+    return one_line_error(load_content, Config(**{**files, **config}))
 
 
 @pytest.mark.parametrize("fname,old,new,expected", [
@@ -128,19 +109,19 @@ def error_of(tmp_path, **config) -> str:
 ])
 def test_bad_content_files_name_file_and_place(tmp_path, fname, old, new, expected):
     """AK-A5, AK-A6, AK-A12, AK-A20, AK-A21, AK-A42 data: a mistake names the file and the line / key."""
-    copy_data(tmp_path)
+    files = copy_content(ak_content, tmp_path)
     edit(tmp_path / fname, old, new)
-    message = error_of(tmp_path)
+    message = error_of(files)
     assert expected in message
     assert str(tmp_path / fname) in message
 
 
 def test_too_few_decrees_for_three_ages(tmp_path):
     """AK-R49, AK-A33: three ages of five decrees need 15 cards."""
-    copy_data(tmp_path)
+    files = copy_content(ak_content, tmp_path)
     lines = (tmp_path / "decrees.csv").read_text().splitlines()
     (tmp_path / "decrees.csv").write_text("\n".join(lines[:5 + 10]) + "\n")
-    assert "expected at least 15 decrees" in error_of(tmp_path)
+    assert "expected at least 15 decrees" in error_of(files)
 
 
 def test_missing_content_file(tmp_path):
@@ -150,10 +131,10 @@ def test_missing_content_file(tmp_path):
 
 def test_a_designer_can_extend_decrees_with_the_vocabulary(tmp_path):
     """AK-A12: a new decree from existing terms (WITHIN with k, SAME_RANK) loads and is used."""
-    copy_data(tmp_path)
+    files = copy_content(ak_content, tmp_path)
     with open(tmp_path / "decrees.csv", "a") as f:
         f.write("DC31,LEFT,WITHIN,1,,,within 1 of the left neighbour\nDC32,ALL_OTHERS,SAME_RANK,,,any,a twin\n")
-    content = load_content(Config(**files(tmp_path)))
+    content = load_content(Config(**files))
     assert [d.id for d in content.decrees][-2:] == ["DC31", "DC32"]
     assert content.decrees[-2].k == 1
 
@@ -193,7 +174,7 @@ def test_council_after_age_three_is_refused_AK_R41(tmp_path):
 
 def test_a_kingdom_of_size_zero_through_an_experiment_file(tmp_path):
     """A bad layout file named from the experiment (relative path) fails before anything runs."""
-    copy_data(tmp_path)
+    copy_content(ak_content, tmp_path)
     edit(tmp_path / "kingdoms.csv", "K8,8,2,K7,K4", "K8,0,2,K7,K4")
     exp = load_experiment(write_experiment(tmp_path, "players = 4\nkingdoms_file = \"kingdoms.csv\""))
     with pytest.raises(InputError) as err:
@@ -202,7 +183,7 @@ def test_a_kingdom_of_size_zero_through_an_experiment_file(tmp_path):
 
 
 def test_too_few_cards_for_the_players(tmp_path):
-    copy_data(tmp_path)
+    files = copy_content(ak_content, tmp_path)
     rows = [f"{s},{r}" for s in SPECIES for r in (1, 2)]
     (tmp_path / "cards.csv").write_text("species,rank\n" + "\n".join(rows) + "\n")
-    assert "5 players with hands of 4 need at least 21 cards, got 16" in error_of(tmp_path, players=5)
+    assert "5 players with hands of 4 need at least 21 cards, got 16" in error_of(files, players=5)

@@ -3,14 +3,13 @@ scoring of AK-E1..E28, and every mistake in a position file is a one-line InputE
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from sim.core.errors import InputError
 from sim.games.animal_kingdoms.game import GAME
+from tests.scaffold import cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples" / "animal_kingdoms"
 
@@ -130,10 +129,10 @@ def test_invalid_json_names_the_line(tmp_path):
 
 
 def test_score_command_line(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "sim", "score", "animal_kingdoms",
-                          str(EXAMPLES / "example_10_2_battles.json")], capture_output=True, text=True, check=True)
+    out = cli("score", "animal_kingdoms", EXAMPLES / "example_10_2_battles.json")
+    assert out.returncode == 0, out.stderr
     assert "first" in out.stdout and len(out.stdout.strip().splitlines()) == 4
     bad = tmp_path / "b.json"
     bad.write_text("[]")
-    res = subprocess.run([sys.executable, "-m", "sim", "score", "animal_kingdoms", str(bad)], capture_output=True, text=True)
+    res = cli("score", "animal_kingdoms", bad)
     assert res.returncode == 2 and res.stderr.startswith("error: ") and len(res.stderr.strip().splitlines()) == 1

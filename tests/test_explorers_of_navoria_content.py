@@ -11,6 +11,7 @@ import pytest
 
 from sim.core import datafiles
 from sim.core.errors import InputError
+from sim.games.explorers_of_navoria import content as en_content
 from sim.games.explorers_of_navoria.config import Config
 from sim.games.explorers_of_navoria.content import (
     DATA_DIR, DEFAULT_FILES, EffectError, content_hash, load_content, parse_effect,
@@ -18,6 +19,7 @@ from sim.games.explorers_of_navoria.content import (
 from sim.games.explorers_of_navoria.content_types import (
     ANY, BUILD, COLOURS, GOOD, PER_ARTISAN, PTS, STEP, Atom,
 )
+from tests.scaffold import copy_content, edit, one_line_error
 
 
 @pytest.fixture(scope="module")
@@ -185,28 +187,8 @@ def test_parse_effect_errors(text, expected):
 
 # ---- bad content files -----------------------------------------------------------------------
 
-def copy_data(tmp_path) -> Path:
-    for f in DATA_DIR.iterdir():
-        shutil.copy(f, tmp_path / f.name)
-    return tmp_path
-
-
-def files(tmp_path) -> dict:
-    return {k: str(tmp_path / n) for k, n in DEFAULT_FILES.items()}
-
-
-def edit(path: Path, old: str, new: str):
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new, 1))
-
-
-def error_of(tmp_path, **config) -> str:
-    with pytest.raises(InputError) as err:
-        load_content(Config(**{**files(tmp_path), **config}))
-    message = str(err.value)
-    assert "\n" not in message
-    return message
+def error_of(files, **config) -> str:
+    return one_line_error(load_content, Config(**{**files, **config}))
 
 
 @pytest.mark.parametrize("fname,old,new,expected", [
@@ -283,21 +265,21 @@ def error_of(tmp_path, **config) -> str:
 ])
 def test_bad_content_files_name_file_and_place_EN_A1_to_A10(tmp_path, fname, old, new, expected):
     """EN-A1..A10 data: a mistake names the file, the line and id (or key) and what was expected."""
-    copy_data(tmp_path)
+    files = copy_content(en_content, tmp_path)
     edit(tmp_path / fname, old, new)
-    message = error_of(tmp_path)
+    message = error_of(files)
     assert expected in message
     assert message.startswith(str(tmp_path / fname))
 
 
 def test_fewer_cards_per_colour_are_legal_EN_A19(tmp_path):
     """EN-A19: a colour with fewer than 3 cards loads (its offer is simply short)."""
-    copy_data(tmp_path)
+    files = copy_content(en_content, tmp_path)
     rows = ["id,colour,symbols,immediate,income,end",
             "T1,traders,human,,people:humans,", "Y1,builders,goblin,build:any,,", "R1,soldiers,beast:2,,,posts:glacier:3",
             "P1,adventurers,sprite,step:any:2,flags,", "G1,artisans,human+goblin,good:any|pts:1,,"]
     (tmp_path / "cards.csv").write_text("\n".join(rows) + "\n")
-    content = load_content(Config(**files(tmp_path)))
+    content = load_content(Config(**files))
     assert [c.id for c in content.cards] == ["T1", "Y1", "R1", "P1", "G1"]
     assert content.cards[4].symbols == (1, 1, 0, 0)
     assert (content.cards[2].end_region, content.cards[2].end_points) == (2, 3)
@@ -305,34 +287,34 @@ def test_fewer_cards_per_colour_are_legal_EN_A19(tmp_path):
 
 
 def test_a_colour_without_cards_is_refused_EN_A2(tmp_path):
-    copy_data(tmp_path)
+    files = copy_content(en_content, tmp_path)
     lines = [ln for ln in (tmp_path / "cards.csv").read_text().splitlines() if not ln.startswith("PU")]
     (tmp_path / "cards.csv").write_text("\n".join(lines) + "\n")
-    message = error_of(tmp_path)
+    message = error_of(files)
     assert message.startswith(str(tmp_path / "cards.csv")) and "no adventurers card" in message
 
 
 def test_a_colour_without_city_spaces_is_refused_EN_A5(tmp_path):
-    copy_data(tmp_path)
+    files = copy_content(en_content, tmp_path)
     lines = [ln for ln in (tmp_path / "city.csv").read_text().splitlines() if not ln.startswith("CG")]
     (tmp_path / "city.csv").write_text("\n".join(lines) + "\n")
-    assert "city.csv: no city space of colour artisans" in error_of(tmp_path)
+    assert "city.csv: no city space of colour artisans" in error_of(files)
 
 
 def test_fewer_than_four_favour_tiles_is_refused_EN_S10_EN_A9(tmp_path):
-    copy_data(tmp_path)
+    files = copy_content(en_content, tmp_path)
     lines = (tmp_path / "favour_tiles.csv").read_text().splitlines()
     (tmp_path / "favour_tiles.csv").write_text("\n".join(lines[:4 + 3] + lines[-1:]) + "\n")
-    assert "favour_tiles.csv: expected at least 4 favour tiles that are not blank (4 are drawn, EN-S10), got 3" in error_of(tmp_path)
+    assert "favour_tiles.csv: expected at least 4 favour tiles that are not blank (4 are drawn, EN-S10), got 3" in error_of(files)
 
 
 def test_blank_variant_needs_a_blank_tile_EN_V1(tmp_path):
     """EN-V1: the 2-player variant draws on the blank tile; without one the config is refused."""
-    copy_data(tmp_path)
+    files = copy_content(en_content, tmp_path)
     edit(tmp_path / "favour_tiles.csv", "FT00,,0,0\n", "")
-    content = load_content(Config(**files(tmp_path)))
+    content = load_content(Config(**files))
     assert content.blank_tile is None
-    message = error_of(tmp_path, players=2, blank_tile_variant=True)
+    message = error_of(files, players=2, blank_tile_variant=True)
     assert "favour_tiles.csv: blank_tile_variant = true needs a blank tile" in message
 
 
@@ -346,10 +328,10 @@ def test_missing_and_empty_content_files(tmp_path):
 
 def test_comment_lines_and_singular_or_plural_peoples(tmp_path):
     """Data files may hold comment and blank lines; peoples may be written singular or plural."""
-    copy_data(tmp_path)
+    files = copy_content(en_content, tmp_path)
     edit(tmp_path / "cards.csv", "BL01,traders,human,pts:2,people:human", "\n# a note\nBL01,traders,humans,pts:2,people:humans")
     edit(tmp_path / "setup.toml", '"humans", "goblins"', '"human", "goblin"')
-    content = load_content(Config(**files(tmp_path)))
+    content = load_content(Config(**files))
     assert content.cards[0].symbols == (1, 0, 0, 0) and content.cards[0].income_people == 0
     assert content.favour_space_people == (0, 1, 2, 3)
 

@@ -7,23 +7,19 @@ test_explorers_of_navoria_rules.py too.
 """
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from sim.core import rng
-from sim.core.game import get_game, take
+from sim.core.game import IllegalActionError, get_game, take
 from sim.games.explorers_of_navoria import engine, kernel
 from sim.games.explorers_of_navoria import state as st
 from sim.games.explorers_of_navoria.config import Config
 from sim.games.explorers_of_navoria.game import GAME
 from sim.games.explorers_of_navoria.observe import observe, sample_state
 from strategies.base import choose_uniform
+from tests.scaffold import experiment_template, replay_stored, rows, write_experiment
 
-ROOT = Path(__file__).resolve().parents[1]
 FOREST, DESERT, GLACIER = 0, 1, 2
 TRADERS, BUILDERS, SOLDIERS, ADVENTURERS, ARTISANS = range(5)
 W_, M_, F_ = 0, 1, 2
@@ -395,36 +391,47 @@ def test_registered_and_contract():
     assert g.slot_of(s).shape == (3, 2)
 
 
+def _first_legal(s):
+    return np.argmax(s.legal, axis=1)
+
+
+def test_step_refuses_an_illegal_action_naming_game_decision_and_action():
+    """The contract's legal mask: an action outside it raises (sim.core.game.check_legal) with
+    the game index, the decision kind and the action, before any game of the batch moves."""
+    config = Config(players=3)
+    s = GAME.init(config, GAME.load_content(config), np.arange(20, 23), 1)
+    names = GAME.action_names(s.t.content)
+    goods = names.index("goods:W-F")
+    assert GAME.kind(s).tolist() == [st.K_RECRUIT] * 3 and not s.legal[:, goods].any()
+    before = st.copy_state(s)
+    actions = _first_legal(s)
+    actions[1] = goods
+    with pytest.raises(IllegalActionError, match=rf"game 21, decision round 1 turn 1, recruit of seat 0: action {goods} \(goods:W-F\)"):
+        GAME.step(s, actions)
+    for f in ("m", "piles", "legal", "bag_key"):
+        assert np.array_equal(getattr(s, f), getattr(before, f)), f
+    for bad in (-1, len(names)):
+        actions[1] = bad
+        with pytest.raises(IllegalActionError, match=rf"game 21, decision round 1 turn 1, recruit of seat 0: action {bad} is not legal"):
+            GAME.step(s, actions)
+
+
+def test_step_ignores_the_action_of_a_finished_game():
+    config = Config(players=2)
+    s = GAME.init(config, GAME.load_content(config), np.arange(2), 1)
+    s.m[0, st.G_PHASE], s.m[0, st.G_KIND] = st.PH_DONE, st.K_DONE
+    s.legal[0] = False
+    over, live = s.m[0].copy(), s.m[1].copy()
+    actions = _first_legal(s)
+    actions[0] = -1
+    GAME.step(s, actions)
+    assert np.array_equal(s.m[0], over) and not np.array_equal(s.m[1], live)
+
+
 def test_runner_run_and_replay(tmp_path):
-    exp = tmp_path / "en_tiny.toml"
-    exp.write_text("""
-[experiment]
-name = "en_tiny"
-game = "explorers_of_navoria"
-description = "smoke test"
-games = 40
-seed = 3
-chunk = 16
-
-[config]
-players = 3
-
-[[seats]]
-strategy = "random"
-[[seats]]
-strategy = "random"
-[[seats]]
-strategy = "random"
-""")
-    out = tmp_path / "results"
-    run = subprocess.run([sys.executable, "-m", "sim", "run", str(exp), "--out", str(out), "--quiet"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr
-    import polars as pl
-    df = pl.read_parquet(str(out / "en_tiny" / "base" / "*.parquet"))
-    assert df.height == 120 and set(df["game"].to_list()) == set(range(40))
-    rep = subprocess.run([sys.executable, "-m", "sim", "replay", str(out / "en_tiny"), "--game", "5"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert rep.returncode == 0, rep.stderr
-    assert "matches the stored results" in rep.stdout
+    """Random play through ``python -m sim run`` (one row per game and seat) and ``replay``."""
+    exp = write_experiment(tmp_path, experiment_template("en_tiny", "explorers_of_navoria", ["random"] * 3))
+    rep = replay_stored(tmp_path, exp, "en_tiny", game=5)
+    df = rows(tmp_path / "r" / "en_tiny")
+    assert df.height == 180 and set(df["game"].to_list()) == set(range(60))
     assert "takes" in rep.stdout and "game over" in rep.stdout

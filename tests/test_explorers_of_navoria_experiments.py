@@ -2,17 +2,12 @@
 few games through the real runner, and their results follow docs/results_schema.md."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
-import polars as pl
 import pytest
 
-from sim.core import results as res
 from sim.core.experiment import load_experiment
-from sim.play import run_experiment
+from tests.scaffold import ROOT, run_shipped
 
-ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "experiments").glob("explorers_of_navoria_*.toml"))
 COMPONENTS = ["score_adventurer_income", "score_cards", "score_city", "score_exploration", "score_favour",
               "score_orders", "score_soldiers", "score_trader_income", "score_treasure"]
@@ -47,12 +42,5 @@ def test_blank_tile_variant_shares_the_deal_EN_V1_EN_V2():
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_experiment_runs(path, tmp_path):
-    exp = load_experiment(path)
-    variants = list(exp.variants)[:2]
-    out = run_experiment(exp, tmp_path, games=6, chunk=6, variants=variants)
-    df = res.scan(out).collect()
-    assert df.height == 6 * len(variants) * exp.game_module().seats(exp.variants[variants[0]])
-    assert (df["score"] == df.select(pl.sum_horizontal(COMPONENTS))["score_adventurer_income"]).all()
-    sums = df.group_by(["variant", "game"]).agg(pl.col("win_share").sum())["win_share"]
-    assert (sums.round(9) == 1).all()
+    df = run_shipped(path, tmp_path, COMPONENTS)
     assert set(df["end_reason"].unique()) == {"three_rounds"}

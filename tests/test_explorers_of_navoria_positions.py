@@ -75,8 +75,9 @@ def test_blank_tile_scores_nothing_EN_A9_EN_V2():
 
 
 def test_blank_tile_alone_gives_zero_EN_A9(tmp_path):
+    """A's only favour is the humans' (5 human symbols, no 5 of another people) on the blank tile FT00."""
     pos = json.loads(BLANK.read_text())
-    pos["players"][0]["favour"] = {"humans": "first"}
+    pos["players"][0].update(cards=["RE01", "RE05", "YE11"], favour={"humans": "first"})
     rows = score_position(write(tmp_path, pos))
     assert rows[0]["score_favour"] == 0
 
@@ -110,7 +111,7 @@ def test_end_rule_of_a_user_card_file_EN_E5(tmp_path):
     (tmp_path / "my_cards.csv").write_text(cards.replace("GR12,artisans,sprite,pts:2+good:F,-,-",
                                                          "GR12,artisans,sprite,pts:2+good:F,-,posts:glacier:5"))
     pos = {"config": {"cards_file": "my_cards.csv"},
-           "players": [{"name": "A", "cards": ["GR12"], "posts": {"glacier": 3}}, {"name": "B"}]}
+           "players": [{"name": "A", "points": 2, "cards": ["GR12"], "posts": {"glacier": 3}}, {"name": "B"}]}
     assert score_position(write(tmp_path, pos))[0]["score_soldiers"] == 15
 
 
@@ -166,6 +167,45 @@ def test_blank_variant_needs_the_blank_among_four_tiles_EN_V1(tmp_path):
     pos["players"][0]["favour"] = {"goblins": "first"}
     with pytest.raises(InputError, match="favour_tiles: with blank_tile_variant one of the four tiles is the blank tile FT00"):
         score_position(write(tmp_path, pos))
+
+
+def test_five_symbols_without_favour_while_a_space_is_free_is_unreachable_EN_R107_EN_R108_EN_A22(tmp_path):
+    """D has 5+ human symbols; without D's marker the second space of FT02 would be free, but D
+    tried the humans' favour on reaching five and took it (EN-A22): no such end state exists."""
+    pos = x5_with(lambda p: p["players"][3]["favour"].pop("humans"))
+    path = write(tmp_path, pos, "bad.json")
+    with pytest.raises(InputError) as err:
+        score_position(path)
+    message = str(err.value)
+    assert message.startswith(f"{path}: players[3].favour: D holds ") and "\n" not in message
+    assert "humans symbols but no favour marker of them while the second space of FT02 is free" in message
+
+
+def test_five_symbols_need_the_tile_of_their_people_EN_R107_EN_A22(tmp_path):
+    """Five human symbols won a humans' space (EN-A22); without a tile on that space none is held."""
+    pos = {"players": [{"name": "A", "cards": ["RE01", "RE05", "YE11"]}, {"name": "B"}]}
+    with pytest.raises(InputError, match=r"players\[0\].favour: A holds 5 humans symbols but no favour marker of "
+                                         r"them while a space of the humans' tile \(none given"):
+        score_position(write(tmp_path, pos))
+
+
+def test_both_spaces_taken_leave_a_five_symbol_player_without_favour_EN_A22(tmp_path):
+    """EN-A22: C reaches five humans after A and B took both spaces of FT02: a valid end state."""
+    players = [{"name": "A", "cards": ["RE01", "RE05", "YE11"], "favour": {"humans": "first"}},
+               {"name": "B", "cards": ["RE09", "YE01", "PU01", "GR01"], "points": 3, "favour": {"humans": "second"}},
+               {"name": "C", "cards": ["BL01", "BL02", "BL03", "YE08", "PU05"], "points": 9}]
+    rows = score_position(write(tmp_path, {"favour_tiles": {"humans": "FT02"}, "players": players}))
+    assert [r["en_favour_humans"] for r in rows] == [1, 2, 0]
+
+
+def test_points_below_what_the_cards_gave_are_unreachable_EN_R17_EN_R62(tmp_path):
+    """BL01 gives 2 points when recruited (EN-R17) and, being a human trader, 1 for its own symbol
+    in that round's income (EN-R62); GR12 gives 2: A has at least 5 points."""
+    def pos(points):
+        return {"players": [{"name": "A", "points": points, "cards": ["BL01", "GR12"]}, {"name": "B"}]}
+    assert score_position(write(tmp_path, pos(5)))[0]["score"] == 5
+    with pytest.raises(InputError, match=r"players\[0\].points: A's cards gave at least 5 points .*, got 4$"):
+        score_position(write(tmp_path, pos(4)))
 
 
 def test_favour_symbols_setting_is_used_EN_A22(tmp_path):

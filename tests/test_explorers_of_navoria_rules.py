@@ -165,7 +165,10 @@ def test_unusable_draw_goes_to_the_centre_EN_A18():
 
 
 def test_turn_passes_without_any_legal_action_EN_A17_EN_A18():
-    s = position(players=2)
+    """Bag empty, the centre's only token a soldier, no soldier offered: no recruit action is
+    legal, so each turn passes without a card. The phase has 1 card x 2 players = 2 turns
+    (EN-R21, config cards_per_round = 1)."""
+    s = position(players=2, cards_per_round=1)
     s.m[0, st.G_BAG:st.G_BAG + 5] = 0
     s.m[0, st.G_OFFER:st.G_OFFER + 15] = -1
     s.m[0, st.G_OFFER + 3 * TRADERS] = card(s.t, "BL01")
@@ -173,10 +176,14 @@ def test_turn_passes_without_any_legal_action_EN_A17_EN_A18():
     s.m[0, st.G_CENTRE + SOLDIERS] = 1
     s.m[0, st.G_PHASE] = st.PH_RSTART
     s.m[0, st.G_TURN] = 0
-    s.m[0, st.G_NREC] = 2
     engine.advance(s)
-    # both recruit turns pass, then the collect phase (no tokens on piles) and income follow
-    assert s.turns[0] >= 2 and s.ncol[0].sum() == 0
+    # both recruit turns pass, the collect phase has nothing to do (no tokens on piles, EN-R38),
+    # income and the return phase follow: the game waits at round two's first recruit decision
+    assert int(s.turns[0]) == 2 and s.ncol[0].sum() == 0
+    assert (int(s.round[0]), int(s.turn[0]), int(s.kind[0])) == (1, 0, st.K_RECRUIT)
+    # the return phase put every token back in the bag (EN-R51: 2 per colour with 2 players,
+    # EN-S5), and round two's first turn drew two of them (the centre was empty)
+    assert s.bag[0].sum() == 10 - 2 and (s.drawn[0] >= 0).sum() == 2
 
 
 def test_recruit_phase_length_and_compass_turns_EN_R7_EN_R21_EN_R22():

@@ -1,54 +1,20 @@
 """Red Rising through the command line: reproducible rows for any jobs/chunk/backend, replay,
 score, and bad input (RR-S1 player counts, RR-S8 houses dealt once, deck files) rejected with
 a one-line error, exit 2 and nothing written."""
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-import polars as pl
 import pytest
 
 from sim.core.experiment import load_experiment
-from sim.core.results import scan
 from sim.play import run_experiment
+from tests.scaffold import (
+    ROOT, assert_refused, assert_score_sheets, cli, experiment_template, replay_stored, rows, write_experiment,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
-EXP = """
-[experiment]
-name = "rr_cli"
-game = "red_rising"
-games = 60
-seed = 3
-chunk = 25
-
-[config]
-players = 3
-{extra}
-
-[[seats]]
-strategy = "rr_fleet_rush"
-[[seats]]
-strategy = "rr_end_bonus"
-[[seats]]
-strategy = "random"
-"""
+EXP = experiment_template("rr_cli", "red_rising", ["rr_fleet_rush", "rr_end_bonus", "random"])
 PLAIN = EXP.format(extra="")
 
 
 def write(tmp_path, extra="", text=None):
-    path = tmp_path / "exp.toml"
-    path.write_text(text if text is not None else EXP.format(extra=extra))
-    return path
-
-
-def cli(*args, cwd):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], cwd=cwd, capture_output=True, text=True, env=env)
-
-
-def rows(d):
-    return scan(d).collect().sort(["game", "seat"])
+    return write_experiment(tmp_path, EXP, extra, text)
 
 
 def test_rows_identical_for_any_jobs_chunk_and_dask(tmp_path):
@@ -62,15 +28,11 @@ def test_rows_identical_for_any_jobs_chunk_and_dask(tmp_path):
     parts = [c for c in one.columns if c.startswith("score_")]
     assert set(parts) >= {"score_cards", "score_fleet", "score_helium", "score_sovereign", "score_influence",
                           "score_hand_penalty"}
-    assert one.select((pl.sum_horizontal(parts) == pl.col("score")).all()).item()
+    assert_score_sheets(one, parts)
 
 
 def test_replay_reproduces_a_stored_game_with_a_readable_log(tmp_path):
-    exp_path = write(tmp_path)
-    assert cli("run", exp_path, "--out", tmp_path / "r", "--quiet", cwd=tmp_path).returncode == 0
-    done = cli("replay", tmp_path / "r" / "rr_cli", "--game", "17", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert "# matches the stored results" in done.stdout
+    done = replay_stored(tmp_path, write(tmp_path), "rr_cli")
     assert "deploy" in done.stdout or "lead" in done.stdout
     assert done.stdout.count("\n") > 100
 
@@ -93,11 +55,7 @@ def test_score_command_prints_the_worked_example():
 ])
 def test_bad_input_one_line_exit_2_nothing_written(tmp_path, extra, text, match):
     path = write(tmp_path, extra, text)
-    done = cli("run", path, "--out", tmp_path / "out", cwd=tmp_path)
-    assert done.returncode == 2, done.stderr
-    assert match in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1
-    assert not (tmp_path / "out").exists()
+    assert_refused(cli("run", path, "--out", tmp_path / "out", cwd=tmp_path), match, tmp_path / "out")
 
 
 def test_invalid_deck_file_names_the_card_and_field(tmp_path):
@@ -105,6 +63,5 @@ def test_invalid_deck_file_names_the_card_and_field(tmp_path):
     deck.write_text('[meta]\nname = "x"\nsynthetic = true\ncolours = ["Red"]\n\n'
                     '[[card]]\nid = "R1"\nname = "R1"\ncolour = "Blue"\ncore = 3\n')
     done = cli("run", write(tmp_path, 'deck_file = "deck.toml"'), "--out", tmp_path / "out", cwd=tmp_path)
-    assert done.returncode == 2
-    assert "deck.toml" in done.stderr and "R1" in done.stderr and "colour" in done.stderr
-    assert not (tmp_path / "out").exists()
+    assert_refused(done, "R1", tmp_path / "out")
+    assert "deck.toml" in done.stderr and "colour" in done.stderr

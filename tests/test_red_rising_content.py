@@ -9,11 +9,13 @@ from collections import Counter
 import pytest
 
 from sim.core.errors import InputError
+from sim.games.red_rising import content as rr_content
 from sim.games.red_rising.config import Config
 from sim.games.red_rising.content import (
     COND_KINDS, DATA_DIR, END_BONUS_KINDS, OP_PARAMS, content_hash, load_content,
 )
 from sim.games.red_rising.content_types import DIE_BONUSES, OPPONENT_ACTIONS, Content, Filter
+from tests.scaffold import copy_content, edit, one_line_error
 
 RR_A2_COLOURS = ("Red", "Orange", "Yellow", "Green", "Blue", "Violet", "Copper",
                  "Silver", "Gold", "Grey", "Obsidian", "Pink", "White", "Brown")
@@ -252,15 +254,10 @@ def test_custom_die_faces_with_repeats_RR_R22(tmp_path):
 
 # ---- custom files and the hash -----------------------------------------------------------------
 
-def copy_defaults(tmp_path):
-    for name in ("deck.toml", "tables.toml", "automa_deck.csv"):
-        shutil.copy(DATA_DIR / name, tmp_path / name)
-
-
 def test_custom_files_relative_to_cwd_and_hash(tmp_path, monkeypatch, content):
     """A config may point at its own files; relative paths are read from the current directory.
     The hash depends on the content, not on where the files are."""
-    copy_defaults(tmp_path)
+    copy_content(rr_content, tmp_path)
     monkeypatch.chdir(tmp_path)
     config = Config(deck_file="deck.toml", tables_file="tables.toml", automa_deck_file="automa_deck.csv")
     mine = load_content(config)
@@ -276,9 +273,7 @@ def test_custom_files_relative_to_cwd_and_hash(tmp_path, monkeypatch, content):
 
 
 def test_missing_file_names_the_config_key(tmp_path):
-    with pytest.raises(InputError) as err:
-        load_content(Config(deck_file=str(tmp_path / "nope.toml")), source="exp.toml")
-    message = str(err.value)
+    message = one_line_error(load_content, Config(deck_file=str(tmp_path / "nope.toml")), source="exp.toml")
     assert message.startswith("exp.toml: deck_file: ") and "nope.toml" in message and "deck.toml" in message
 
 
@@ -402,12 +397,9 @@ def test_mini_deck_loads(tmp_path):
 ])
 def test_bad_card_is_rejected_with_file_card_and_field_RR_A2(tmp_path, body, place, expected):
     """RR-A2: every problem in a card names the file, the card id, the field and what was expected."""
-    with pytest.raises(InputError) as err:
-        load_deck_text(tmp_path, bad_card(body))
-    message = str(err.value)
+    message = one_line_error(load_deck_text, tmp_path, bad_card(body))
     assert message.startswith(f"{tmp_path / 'deck.toml'}: {place}: "), message
     assert expected in message, message
-    assert "\n" not in message
 
 
 @pytest.mark.parametrize("old, new, place, expected", [
@@ -423,9 +415,7 @@ def test_bad_card_is_rejected_with_file_card_and_field_RR_A2(tmp_path, body, pla
 ])
 def test_bad_deck_fields_RR_A2(tmp_path, old, new, place, expected):
     """RR-A2: card and meta fields: types, negative core, unknown colours, duplicate ids, unknown keys."""
-    with pytest.raises(InputError) as err:
-        load_deck_text(tmp_path, MINI_DECK.replace(old, new, 1))
-    message = str(err.value)
+    message = one_line_error(load_deck_text, tmp_path, MINI_DECK.replace(old, new, 1))
     assert message.startswith(f"{tmp_path / 'deck.toml'}: {place}: "), message
     assert expected in message, message
 
@@ -438,10 +428,8 @@ def test_invalid_toml_names_the_file(tmp_path):
 # ---- bad input: tables and the Au Toma deck ----------------------------------------------------------
 
 def load_tables_text(tmp_path, old, new):
-    text = (DATA_DIR / "tables.toml").read_text(encoding="utf-8")
-    assert old in text
-    path = tmp_path / "tables.toml"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    path = shutil.copy(DATA_DIR / "tables.toml", tmp_path / "tables.toml")
+    edit(path, old, new)
     return load_content(Config(tables_file=str(path)))
 
 
@@ -473,9 +461,7 @@ def load_tables_text(tmp_path, old, new):
 def test_bad_tables_RR_A6_RR_A9_RR_A38(tmp_path, old, new, place, expected):
     """RR-A6 fleet table non-decreasing, RR-A9 levels 1..6, RR-A38 houses with the op vocabulary,
     RR-R22 six die faces from the bonus vocabulary."""
-    with pytest.raises(InputError) as err:
-        load_tables_text(tmp_path, old, new)
-    message = str(err.value)
+    message = one_line_error(load_tables_text, tmp_path, old, new)
     assert message.startswith(f"{tmp_path / 'tables.toml'}: {place}: "), message
     assert expected in message, message
 
@@ -502,9 +488,7 @@ def test_bad_automa_deck_names_the_line_RR_A8(tmp_path, line, replacement, place
     """RR-A8: wrong columns or values name the line (and column)."""
     lines = default_automa_lines()
     lines[line] = replacement
-    with pytest.raises(InputError) as err:
-        load_automa_text(tmp_path, "\n".join(lines) + "\n")
-    message = str(err.value)
+    message = one_line_error(load_automa_text, tmp_path, "\n".join(lines) + "\n")
     assert message.startswith(f"{tmp_path / 'automa_deck.csv'}: {place}: "), message
     assert expected in message, message
 

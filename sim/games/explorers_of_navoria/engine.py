@@ -9,10 +9,23 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import rng
+from sim.core.game import check_legal
 from sim.games.explorers_of_navoria import kernel
 from sim.games.explorers_of_navoria import state as st
 from sim.games.explorers_of_navoria.state import empty_state
 from sim.games.explorers_of_navoria.tables import Tables
+
+class _Decisions:
+    """Each game's pending decision as text ("round 2 turn 5, goods of seat 1"), made only when
+    ``check_legal`` names a refused one: ``np.asarray`` of it builds the strings."""
+
+    def __init__(self, m):
+        self.m = m
+
+    def __array__(self, dtype=None, copy=None):
+        m = self.m
+        return np.array([f"round {r + 1} turn {t + 1}, {st.KIND_NAMES[k]} of seat {p}" for r, t, k, p in
+                         zip(m[:, st.G_ROUND], m[:, st.G_TURN], m[:, st.G_KIND], m[:, st.G_DEC])])
 
 
 def setup(t: Tables, game_ids, seed: int) -> st.State:
@@ -71,12 +84,12 @@ def advance(s: st.State) -> st.State:
 
 
 def step(s: st.State, actions) -> st.State:
-    """Apply one action per game (ignored for finished games), then advance. In place."""
+    """Apply one action per game (ignored for finished games), then advance. In place.
+
+    An action outside its game's legal mask is refused before any game of the batch moves."""
     actions = np.ascontiguousarray(actions, dtype=np.int64)
-    bad = kernel.step_batch(s.m, s.piles, s.bag_key, s.legal, s.t.tab, s.t.C, actions, True)
-    if bad >= 0:
-        raise ValueError(f"explorers_of_navoria: action {int(actions[bad])} is not legal in game "
-                         f"{int(s.gid[bad])} (decision kind {int(s.m[bad, st.G_KIND])})")
+    check_legal(s.legal, actions, s.m[:, st.G_KIND] != st.K_DONE, s.gid, _Decisions(s.m), s.t.action_names)
+    kernel.step_batch(s.m, s.piles, s.bag_key, s.legal, s.t.tab, s.t.C, actions, True)
     return s
 
 

@@ -12,7 +12,7 @@ from sim.games.explorers_of_navoria import state as st
 from sim.games.explorers_of_navoria.config import Config
 from sim.games.explorers_of_navoria.content import content_hash, load_content
 from sim.games.explorers_of_navoria.content_types import COLOURS, PEOPLES, REGIONS
-from sim.games.explorers_of_navoria.describe import describe
+from sim.games.explorers_of_navoria.log import describe
 from sim.games.explorers_of_navoria.observe import observe, position_value, sample_state
 from sim.games.explorers_of_navoria.tables import action_names, action_offsets, build_tables
 

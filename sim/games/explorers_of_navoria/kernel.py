@@ -724,8 +724,7 @@ def advance(g, pl, key, lg, tab, C):
 @kernel
 def step_batch(m, piles, keys, legal, tab, C, actions, decide):
     """Apply each game's action (if ``decide``; games over are skipped), then advance every game.
-    Returns the first game whose action was illegal, or -1."""
-    bad = -1
+    The actions must be legal: ``engine.step`` checks them before (``sim.core.game.check_legal``)."""
     for b in range(m.shape[0]):
         g = m[b]
         lg = legal[b]
@@ -733,14 +732,9 @@ def step_batch(m, piles, keys, legal, tab, C, actions, decide):
             if g[G_PHASE] == PH_DONE:
                 continue
             a = actions[b]
-            if a < 0 or a >= C[C_A] or not lg[a]:
-                if bad < 0:
-                    bad = b
-                continue
             lg[a] = False
             apply(g, keys[b], tab, C, a)
         advance(g, piles[b], keys[b], lg, tab, C)
-    return bad
 
 
 @kernel

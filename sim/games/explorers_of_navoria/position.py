@@ -20,7 +20,7 @@ from sim.games.explorers_of_navoria import kernel
 from sim.games.explorers_of_navoria import state as st
 from sim.games.explorers_of_navoria.config import Config
 from sim.games.explorers_of_navoria.content import load_content, people_index
-from sim.games.explorers_of_navoria.content_types import PEOPLES, REGIONS, Content
+from sim.games.explorers_of_navoria.content_types import PEOPLES, PTS, REGIONS, Content
 from sim.games.explorers_of_navoria.state import empty_state
 from sim.games.explorers_of_navoria.tables import build_tables
 
@@ -100,6 +100,19 @@ def final_scoring(pos: Position) -> list[tuple[int, int]]:
 
 
 # ---- reading and validating ----------------------------------------------------------------
+
+def least_points(content: Content, tableau) -> int:
+    """The fewest points a tableau can have brought by the end: every card's immediate ``pts``
+    outside a choice (EN-R17) and, per trader, one income of its own symbols (EN-R62: the
+    income phase of the round it was recruited in counts them). Points are never lost."""
+    total = 0
+    for c in tableau:
+        card = content.cards[c]
+        total += sum(item[0].n for item in card.immediate if len(item) == 1 and item[0].op == PTS)
+        if card.income_people >= 0:
+            total += card.symbols[card.income_people]
+    return total
+
 
 def _read_json(path: Path, source: str):
     if not path.is_file():
@@ -194,6 +207,10 @@ def load_position(path) -> Position:
             owner[cid] = names[i]
             tableau.append(card_index[cid])
         cards.append(tableau)
+        least = least_points(content, tableau)
+        if points[i] < least:
+            rd.fail(place + ".points", f"{names[i]}'s cards gave at least {least} points (their immediate pts, "
+                    f"EN-R17, and one income of each trader, EN-R62), got {points[i]}")
         posts_raw = rd.table(pl.get("posts", {}), place + ".posts", REGIONS)
         posts.append([rd.integer(posts_raw.get(r, 0), f"{place}.posts.{r}", 0, POSTS_PER_DOCK) for r in REGIONS])
         favour_raw = pl.get("favour", {})
@@ -226,4 +243,13 @@ def load_position(path) -> Position:
             rd.fail(f"players[{names.index(name)}].favour.{PEOPLES[q]}",
                     f"{name} holds the second space of {tiles[q].id} but nobody holds the first "
                     "(a favour takes the first space while it is free, EN-R108)")
+        free = [space for space in SPACES if (q, space) not in holders]
+        for i, name in enumerate(names):
+            symbols = sum(content.cards[c].symbols[q] for c in cards[i])
+            if free and not favour[i][q] and symbols >= config.favour_symbols:
+                where = f"the {free[0]} space of {tiles[q].id}" if tiles[q] is not None else \
+                    f"a space of the {PEOPLES[q]}' tile (none given in favour_tiles)"
+                rd.fail(f"players[{i}].favour", f"{name} holds {symbols} {PEOPLES[q]} symbols but no favour marker of "
+                        f"them while {where} is free (the favour is won on reaching {config.favour_symbols}, "
+                        "EN-R107, EN-R108, EN-A22)")
     return Position(config, content, names, points, cards, posts, tiles, favour)

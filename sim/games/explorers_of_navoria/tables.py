@@ -65,6 +65,7 @@ class Tables:
     card_ids: tuple
     city_ids: tuple
     card_colour: np.ndarray  # int64[N]
+    action_names: tuple      # action index -> name (model doc, "The action space")
 
 
 def action_offsets(S: int) -> dict:
@@ -156,7 +157,8 @@ def build_tables(config, content) -> Tables:
                   A_BACK=ao["A_BACK"], A_TRACK=ao["A_TRACK"], A_GOODS=ao["A_GOODS"], A_ALT=ao["A_ALT"],
                   tab=tab, C=C, pile_off=pile_off, pile_n=pile_n, tile_ids=tuple(t.id for t in tiles),
                   card_ids=tuple(c.id for c in content.cards), city_ids=tuple(x.id for x in content.city),
-                  card_colour=np.array([c.colour for c in content.cards], dtype=np.int64))
+                  card_colour=np.array([c.colour for c in content.cards], dtype=np.int64),
+                  action_names=tuple(action_names(content)))
 
 
 def layout_sum() -> int:

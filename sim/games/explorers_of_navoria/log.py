@@ -10,7 +10,6 @@ import numpy as np
 
 from sim.games.explorers_of_navoria import state as st
 from sim.games.explorers_of_navoria.content_types import COLOURS, REGIONS
-from sim.games.explorers_of_navoria.tables import action_names
 
 COMP_LABELS = ("cards", "city", "orders", "treasure", "trader income", "adventurer income", "exploration",
                "soldiers", "favour")
@@ -25,7 +24,6 @@ def _card(t, c) -> str:
 
 def describe(before, after, action: int) -> list[str]:
     t = before.t
-    names = action_names(t.content)
     kind = int(before.kind[0])
     p = int(before.dec[0])
     head = f"Round {int(before.round[0]) + 1}, turn {int(before.turns[0]) + 1}, seat {p} ({PHASE_LABEL.get(kind, '?')})"
@@ -56,7 +54,7 @@ def describe(before, after, action: int) -> list[str]:
         lines.append(f"{head}: chooses {_atom(t, int(before.alt[0]), k)} "
                      f"(not {_atom(t, int(before.alt[0]), 1 - k)})")
     else:
-        lines.append(f"{head}: {names[action]}")
+        lines.append(f"{head}: {t.action_names[action]}")
     lines += _consequences(before, after, action)
     return lines
 
