@@ -87,7 +87,7 @@ def test_bad_positions_name_the_json_path(tmp_path, change, expected):
 def test_invalid_json_names_the_line(tmp_path):
     path = tmp_path / "broken.json"
     path.write_text('{\n "players": [\n')
-    with pytest.raises(InputError, match=r"broken.json: line \d+: not valid JSON"):
+    with pytest.raises(InputError, match=r"broken.json: line \d+, column \d+: invalid JSON"):
         GAME.score_position(path)
 
 
