@@ -105,6 +105,15 @@ def test_nesting_up_to_the_cap_is_read_and_brackets_in_strings_do_not_count(tmp_
         datafiles.read_json(path)
 
 
+def test_deeply_nested_toml_is_one_line_exit_2(tmp_path, capsys):
+    exp = toy(tmp_path, tail="\n[variants.deep]\ntarget = " + "[" * 50000 + "]" * 50000 + "\n")
+    one_line_exit_2(capsys, ["run", exp, "--out", tmp_path / "out"], "exp.toml: nested too deep")
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(InputError, match="deck.toml: nested too deep"):
+        (tmp_path / "deck.toml").write_text("a = " + "{b = " * 5000 + "1" + "}" * 5000 + "\n")
+        datafiles.read_toml(tmp_path / "deck.toml")
+
+
 # ---- item 6: plug-ins are code --------------------------------------------------------------
 
 EVIL = "import pathlib\npathlib.Path(__file__).with_name('RAN').write_text('evil ran')\nGAME = None\n"
@@ -280,6 +289,15 @@ def test_red_rising_deck_with_bom_loads_like_without(tmp_path):
     deck = tmp_path / "deck.toml"
     deck.write_text("\ufeff" + (DATA_DIR / DEFAULT_FILES["deck_file"]).read_text(encoding="utf-8"), encoding="utf-8")
     assert load_deck(deck) == load_deck(DATA_DIR / DEFAULT_FILES["deck_file"])
+
+
+def test_experiment_and_content_values_are_shown_in_toml_words(tmp_path):
+    path = toy(tmp_path)
+    path.write_text(path.read_text().replace("games = 20", "games = {n = 1}"))
+    with pytest.raises(InputError, match=r"experiment.games: expected an integer >= 1, got a table"):
+        load_experiment(path)
+    with pytest.raises(InputError, match=r"setup.toml: tokens: expected an integer, got true"):
+        datafiles.integer("setup.toml", "tokens", True)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -74,7 +74,7 @@ def build(cls, raw: dict, source: str, prefix: str = ""):
         meta = fields[key].metadata
         if "choices" in meta and value not in meta["choices"]:
             raise InputError(source, prefix + key,
-                             f"expected one of {', '.join(map(repr, meta['choices']))}, got {value!r}")
+                             f"expected one of {', '.join(map(repr, meta['choices']))}, got {shown(value, language(source))}")
         if "range" in meta:
             lo, hi = meta["range"]
             if not (lo <= value <= hi):

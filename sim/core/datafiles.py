@@ -20,7 +20,7 @@ from pathlib import Path
 
 from sim.core.config import unknown_key_error
 from sim.core.errors import InputError
-from sim.core.wording import shown
+from sim.core.wording import language, shown
 
 MAX_JSON_DEPTH = 32         # positions nest 4 levels; far deeper input is a mistake (or an attack)
 
@@ -72,12 +72,14 @@ def read_csv(path: Path, columns: tuple[str, ...], required: tuple[str, ...]) ->
     return rows
 
 
-def read_toml(path: Path) -> dict:
-    """A TOML content file as a dict."""
+def read_toml(path: Path, what: str = "content file") -> dict:
+    """A TOML file as a dict."""
     try:
-        return tomllib.loads(read_text(path))
+        return tomllib.loads(read_text(path, what))
     except tomllib.TOMLDecodeError as err:
         raise InputError(path, None, f"not valid TOML: {err}") from None
+    except RecursionError:
+        raise InputError(path, None, "nested too deep: expected tables and arrays a few levels deep") from None
 
 
 def _repeated_key(value, repeated: dict, place: str = ""):
@@ -140,14 +142,14 @@ def read_json(path: Path, what: str = "position file") -> dict:
 def integer(path, place, text, lo=None, hi=None) -> int:
     """A whole number from a CSV field or TOML value, within [lo, hi]."""
     if isinstance(text, bool):
-        raise InputError(path, place, f"expected an integer, got {text!r}")
+        raise InputError(path, place, f"expected an integer, got {shown(text, language(path))}")
     if isinstance(text, int):
         value = text
     else:
         try:
             value = int(str(text).strip())
         except ValueError:
-            raise InputError(path, place, f"expected an integer, got {text!r}") from None
+            raise InputError(path, place, f"expected an integer, got {shown(text, language(path))}") from None
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         bounds = f"from {lo} to {hi}" if hi is not None else f">= {lo}"
         raise InputError(path, place, f"expected an integer {bounds}, got {value}")

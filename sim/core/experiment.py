@@ -11,12 +11,13 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-import tomllib
 from pathlib import Path
 
 from sim.core import config as cfg
+from sim.core.datafiles import read_toml
 from sim.core.errors import InputError
 from sim.core.hashing import stable_hash
+from sim.core.wording import shown
 from sim.core.game import PluginNotFound, find_plugin, game_names, get_game, plugin_paths
 
 SECTIONS = ("experiment", "config", "seats", "variants", "sweep")
@@ -83,20 +84,9 @@ class Experiment:
 _CONTENT_CACHE: dict = {}
 
 
-def _read_toml(path: Path) -> dict:
-    if not path.is_file():
-        raise InputError(path, None, "experiment file not found (expected a TOML file)")
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8-sig"))   # a byte-order mark is ignored
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(path, None, f"not valid TOML: {err}") from None
-    except UnicodeDecodeError:
-        raise InputError(path, None, "not a text file (expected UTF-8 TOML)") from None
-
-
 def _require_int(source, place, value, low):
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise InputError(source, place, f"expected an integer >= {low}, got {value!r}")
+        raise InputError(source, place, f"expected an integer >= {low}, got {shown(value)}")
     return value
 
 
@@ -174,7 +164,7 @@ def _sweep_variants(source, sweep: dict) -> list[tuple[str, dict]]:
 def load_experiment(path) -> Experiment:
     """Read and validate an experiment file; every problem is an InputError naming the key."""
     source = Path(path)
-    raw = _read_toml(source)
+    raw = read_toml(source, "experiment file")
     for key in raw:
         if key not in SECTIONS:
             raise cfg.unknown_key_error(str(source), "", key, SECTIONS)
