@@ -132,7 +132,7 @@ def read_json(path: Path, what: str = "position file") -> dict:
     except json.JSONDecodeError as err:
         raise InputError(source, f"line {err.lineno}, column {err.colno}", f"invalid JSON: {err.msg}") from None
     if not isinstance(raw, dict):
-        raise InputError(source, None, f"expected a JSON object at the top level, got {shown(raw, 'json')}")
+        raise InputError(source, None, f"expected an object at the top level, got {shown(raw, 'json')}")
     twice = _repeated_key(raw, repeated) if repeated else None
     if twice:
         raise InputError(source, twice, "key given twice in one object; expected each key once")
