@@ -80,8 +80,9 @@ def register(subparsers) -> None:
 
 def cmd_report(args) -> int:
     from analyses.load import open_results
-    from reports.report import experiment_report
+    from reports.report import check_report_dir, experiment_report
 
+    check_report_dir(args.report_dir)
     results = open_results(args.source, args.results)
     files = experiment_report(results, args.report_dir, args.by, args.level, args.details, not args.no_ratings)
     print(f"report: {files.pdf}")
@@ -152,6 +153,9 @@ def cmd_compare(args) -> int:
     from analyses.compare import Side, compare, format_comparison
     from analyses.load import open_results
 
+    if not args.no_report:
+        from reports.report import check_report_dir
+        check_report_dir(args.report_dir)
     specs = [_side_spec(args.a), _side_spec(args.b)]
     exps = [(_experiment_side(p, v, s) if is_exp else None) for (p, v, is_exp), s in zip(specs, (args.a, args.b))]
     if all(exps):

@@ -8,6 +8,7 @@ figures carry the variant in their file name; a sweep adds one curve figure per 
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from analyses.intervals import WILSON
 from analyses.load import Results
 from analyses.sweep import sweep_table
 from reports import figures as F
+from sim.core.errors import InputError
 
 OUT = Path("reports") / "out"
 MAX_DETAILED_VARIANTS = 6
@@ -29,6 +31,19 @@ MAX_DETAILED_VARIANTS = 6
 def safe_name(text: str) -> str:
     """A file-name-safe version of an experiment or variant name."""
     return re.sub(r"[^A-Za-z0-9._=,+-]+", "_", str(text)).strip("_") or "x"
+
+
+def check_report_dir(out_dir) -> Path:
+    """Refuse a ``--report-dir`` that cannot hold a report, before any game is played or read."""
+    out = Path(out_dir)
+    probe = out
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise InputError("command line", "--report-dir", f"{str(probe)!r} is a file; expected a folder")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise InputError("command line", "--report-dir", f"cannot write into {str(probe)!r}; expected a writable folder")
+    return out
 
 
 @dataclass
@@ -41,12 +56,16 @@ class _Writer:
     """Saves each figure as PNG and appends it to the PDF, then closes it (bounded memory)."""
 
     def __init__(self, pdf: Path, png_dir: Path):
-        pdf.parent.mkdir(parents=True, exist_ok=True)
-        png_dir.mkdir(parents=True, exist_ok=True)
-        for old in png_dir.glob("*.png"):      # figures of an earlier run must not linger
-            old.unlink()
+        try:
+            pdf.parent.mkdir(parents=True, exist_ok=True)
+            png_dir.mkdir(parents=True, exist_ok=True)
+            for old in png_dir.glob("*.png"):      # figures of an earlier run must not linger
+                old.unlink()
+            self.pdf = PdfPages(pdf)
+        except OSError as err:
+            raise InputError("command line", "--report-dir", f"cannot write the report to {str(err.filename or pdf)!r} "
+                             f"({err.strerror}); expected a writable folder") from None
         self.pdf_path, self.png_dir = pdf, png_dir
-        self.pdf = PdfPages(pdf)
         self.pngs: list = []
 
     def add(self, name: str, fig):

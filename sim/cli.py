@@ -148,13 +148,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     from analyses import cli as analyses_cli
     analyses_cli.register(sub)
+    for command in sub.choices.values():
+        command.add_argument("--plugin-path", action="append", metavar="DIR",
+                             help="folder to import a plug-in game from (repeatable); plug-ins are code, and "
+                                  "the current directory is never searched for them (docs/experiments.md)")
     return parser
+
+
+def _allow_plugins(folders) -> None:
+    from sim.core.game import allow_plugin_path
+
+    for folder in folders or ():
+        if not Path(folder).is_dir():
+            raise InputError("command line", "--plugin-path", f"expected an existing folder, got {folder!r}")
+        allow_plugin_path(folder)
 
 
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        _allow_plugins(args.plugin_path)
         return int(args.func(args) or 0)
     except InputError as err:
         print(f"error: {err}", file=sys.stderr)

@@ -124,7 +124,7 @@ def test_capital_after_councils_when_claimable_AK_A8(tmp_path):
 def test_invalid_json_names_the_line(tmp_path):
     path = tmp_path / "broken.json"
     path.write_text('{\n "players": [\n')
-    with pytest.raises(InputError, match=r"broken.json: line \d+: not valid JSON"):
+    with pytest.raises(InputError, match=r"broken.json: line \d+, column \d+: invalid JSON"):
         GAME.score_position(path)
 
 

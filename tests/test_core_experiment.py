@@ -49,7 +49,7 @@ def test_variants_and_sweep(tmp_path):
     (BASE.replace("games = 10", "gmaes = 10"), r"exp.toml: experiment.gmaes: unknown key; did you mean 'games'"),
     (BASE.replace("players = 2", "player = 2"), r"config.player: unknown key; did you mean 'players'"),
     (BASE.replace("players = 2", "players = 9"), r"config.players: expected a value from 2 to 6, got 9"),
-    (BASE.replace("players = 2", 'players = "two"'), r"config.players: expected int"),
+    (BASE.replace("players = 2", 'players = "two"'), r"config.players: expected an integer, got 'two'"),
     (BASE.replace("games = 10", "games = 0"), r"experiment.games: expected an integer >= 1, got 0"),
     (BASE.replace('game = "tests.toy_game"', 'game = "chess"'), r"experiment.game: unknown game 'chess'"),
     (BASE.replace('strategy = "random"', 'strategy = "randon"', 1), r"seats\[0\].strategy: unknown strategy 'randon'; did you mean 'random'"),

@@ -218,7 +218,7 @@ def test_favour_symbols_setting_is_used_EN_A22(tmp_path):
 def test_invalid_json_and_missing_file(tmp_path):
     path = tmp_path / "broken.json"
     path.write_text('{\n "players": [\n')
-    with pytest.raises(InputError, match=r"broken.json: line \d+: not valid JSON"):
+    with pytest.raises(InputError, match=r"broken.json: line \d+, column \d+: invalid JSON"):
         score_position(path)
     with pytest.raises(InputError, match="nope.json: position file not found"):
         score_position(tmp_path / "nope.json")

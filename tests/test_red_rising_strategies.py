@@ -103,7 +103,7 @@ def test_weights_come_from_the_experiment_and_are_checked():
     assert s.params.fleet == 5.0 and s.params.helium == 1.0
     with pytest.raises(InputError, match=r"seats.params.fleat: unknown key; did you mean 'fleet'"):
         registry.make("rr_fleet_rush", {"fleat": 5.0}, GAME, content)
-    with pytest.raises(InputError, match=r"seats.params.fleet: expected float"):
+    with pytest.raises(InputError, match=r"seats.params.fleet: expected a number, got 'fast'"):
         registry.make("rr_fleet_rush", {"fleet": "fast"}, GAME, content)
 
 

@@ -10,6 +10,7 @@ import difflib
 import typing
 
 from sim.core.errors import InputError
+from sim.core.wording import expected, language, shown
 
 
 def choices(*values):
@@ -20,10 +21,6 @@ def choices(*values):
 def value_range(default, lo, hi):
     """A numeric config field with its default and its allowed range ``lo..hi``."""
     return dataclasses.field(default=default, metadata={"range": (lo, hi)})
-
-
-def _type_name(tp) -> str:
-    return getattr(tp, "__name__", str(tp))
 
 
 def _check_type(value, tp) -> bool:
@@ -62,7 +59,8 @@ def unknown_key_error(source: str, prefix: str, key: str, known) -> InputError:
 def build(cls, raw: dict, source: str, prefix: str = ""):
     """Instantiate dataclass ``cls`` from ``raw``, validating keys, types, choices and ranges."""
     if not isinstance(raw, dict):
-        raise InputError(source, prefix.rstrip(".") or None, f"expected a table, got {raw!r}")
+        lang = language(source)
+        raise InputError(source, prefix.rstrip(".") or None, f"expected {expected(dict, lang)}, got {shown(raw, lang)}")
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
     hints = typing.get_type_hints(cls)
     values = {}
@@ -71,11 +69,12 @@ def build(cls, raw: dict, source: str, prefix: str = ""):
             raise unknown_key_error(source, prefix, key, fields)
         tp = hints[key]
         if not _check_type(value, tp):
-            raise InputError(source, prefix + key, f"expected {_type_name(tp)}, got {value!r}")
+            lang = language(source)
+            raise InputError(source, prefix + key, f"expected {expected(tp, lang)}, got {shown(value, lang)}")
         meta = fields[key].metadata
         if "choices" in meta and value not in meta["choices"]:
             raise InputError(source, prefix + key,
-                             f"expected one of {', '.join(map(repr, meta['choices']))}, got {value!r}")
+                             f"expected one of {', '.join(map(repr, meta['choices']))}, got {shown(value, language(source))}")
         if "range" in meta:
             lo, hi = meta["range"]
             if not (lo <= value <= hi):

@@ -3,23 +3,28 @@
 An experiment names a game, its rule config, one strategy per seat slot, the number of games
 and the seed, and optionally named variants or a parameter sweep. Each variant resolves to a
 full, validated game config; its hash identifies the results it produces. The format is
-documented in docs/experiments.md.
+documented in docs/experiments.md. Names become folder names, so they are checked (``NAME``);
+a plug-in game is code and is looked up only where the user allowed it (``sim.core.game``).
 """
 from __future__ import annotations
 
 import dataclasses
 import itertools
-import tomllib
+import re
 from pathlib import Path
 
 from sim.core import config as cfg
+from sim.core.datafiles import read_toml
 from sim.core.errors import InputError
 from sim.core.hashing import stable_hash
-from sim.core.game import game_names, get_game, is_game
+from sim.core.wording import shown
+from sim.core.game import PluginNotFound, find_plugin, game_names, get_game, plugin_paths
 
 SECTIONS = ("experiment", "config", "seats", "variants", "sweep")
-EXPERIMENT_KEYS = ("name", "game", "description", "games", "seed", "chunk")
+EXPERIMENT_KEYS = ("name", "game", "description", "games", "seed", "chunk", "plugin_path")
 SEAT_KEYS = ("strategy", "params")
+NAME = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,99}")   # a folder name: no separators, not . or ..
+_UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,12 +45,13 @@ class Experiment:
     seats: tuple[Seat, ...]
     variants: dict            # variant name -> validated game Config
     sweep: dict               # parameter -> list of values ({} without a sweep)
+    plugin_paths: tuple = ()  # folders a plug-in game is imported from (worker processes too)
 
     def results_dir(self, out_root="results") -> Path:
         return Path(out_root) / self.name
 
     def game_module(self):
-        return get_game(self.game)
+        return get_game(self.game, self.plugin_paths)
 
     def content(self, variant: str):
         """The variant's loaded content (cards, tables): loaded once per variant and process."""
@@ -78,21 +84,23 @@ class Experiment:
 _CONTENT_CACHE: dict = {}
 
 
-def _read_toml(path: Path) -> dict:
-    if not path.is_file():
-        raise InputError(path, None, "experiment file not found (expected a TOML file)")
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(path, None, f"not valid TOML: {err}") from None
-    except UnicodeDecodeError:
-        raise InputError(path, None, "not a text file (expected UTF-8 TOML)") from None
-
-
 def _require_int(source, place, value, low):
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise InputError(source, place, f"expected an integer >= {low}, got {value!r}")
+        raise InputError(source, place, f"expected an integer >= {low}, got {shown(value)}")
     return value
+
+
+def check_name(source, place, name: str) -> str:
+    """A name used as a folder name: letters, digits, '-', '_', '+', '.', not starting with '.'."""
+    if not NAME.fullmatch(name):
+        raise InputError(source, place, f"expected a name of at most 100 letters, digits, '-', '_', '+' or '.' "
+                         f"that does not start with '.' (it names a folder), got {name!r}")
+    return name
+
+
+def _point_text(value) -> str:
+    """A sweep value as folder-safe text: ``decks/a.toml`` -> ``decks_a.toml``."""
+    return _UNSAFE.sub("_", str(value)).strip("_") or "_"
 
 
 def _resolve_files(raw: dict, base: Path) -> dict:
@@ -136,10 +144,19 @@ def _sweep_variants(source, sweep: dict) -> list[tuple[str, dict]]:
     for key, values in sweep.items():
         if not isinstance(values, list) or not values:
             raise InputError(source, f"sweep.{key}", "expected a non-empty list of values")
+        texts = {}
+        for value in values:
+            other = texts.setdefault(_point_text(value), value)
+            if other != value:
+                raise InputError(source, f"sweep.{key}", f"values {other!r} and {value!r} give the same folder name "
+                                 f"{_point_text(value)!r}; expected values that differ in letters or digits")
     names = list(sweep)
     points = []
     for combo in itertools.product(*(sweep[k] for k in names)):
-        label = ",".join(f"{k}={v}" for k, v in zip(names, combo))
+        label = ",".join(f"{k}={_point_text(v)}" for k, v in zip(names, combo))
+        if len(label) > 200:
+            raise InputError(source, "sweep", f"the point name {label[:40]!r}... is longer than 200 characters; "
+                             "expected fewer or shorter values")
         points.append((label, dict(zip(names, combo))))
     return points
 
@@ -147,7 +164,7 @@ def _sweep_variants(source, sweep: dict) -> list[tuple[str, dict]]:
 def load_experiment(path) -> Experiment:
     """Read and validate an experiment file; every problem is an InputError naming the key."""
     source = Path(path)
-    raw = _read_toml(source)
+    raw = read_toml(source, "experiment file")
     for key in raw:
         if key not in SECTIONS:
             raise cfg.unknown_key_error(str(source), "", key, SECTIONS)
@@ -160,12 +177,8 @@ def load_experiment(path) -> Experiment:
     for key in ("name", "game"):
         if not isinstance(head.get(key), str) or not head.get(key):
             raise InputError(source, f"experiment.{key}", "expected a non-empty string")
-    name = head["name"]
-    if not all(c.isalnum() or c in "-_." for c in name):
-        raise InputError(source, "experiment.name", f"expected letters, digits, '-', '_' or '.', got {name!r}")
-    if not is_game(head["game"]):
-        raise InputError(source, "experiment.game", f"unknown game {head['game']!r}; expected one of {', '.join(game_names())}")
-    game = get_game(head["game"])
+    name = check_name(source, "experiment.name", head["name"])
+    paths, game = _load_game(source, head)
     games = _require_int(source, "experiment.games", head.get("games", 1000), 1)
     seed = _require_int(source, "experiment.seed", head.get("seed", 0), 0)
     chunk = _require_int(source, "experiment.chunk", head.get("chunk", 4096), 1)
@@ -189,6 +202,7 @@ def load_experiment(path) -> Experiment:
         if not isinstance(table, dict) or not table:
             raise InputError(source, "variants", "expected [variants.NAME] tables of config overrides")
         for vname, overrides in table.items():
+            check_name(source, f"variants.{vname}", vname)
             if not isinstance(overrides, dict):
                 raise InputError(source, f"variants.{vname}", "expected a table of config overrides")
             variants[vname] = _build_config(game, {**base_raw, **overrides}, source, f"variants.{vname}.")
@@ -202,4 +216,29 @@ def load_experiment(path) -> Experiment:
         if getattr(conf, "players", len(seats)) != len(seats):
             raise InputError(source, f"variants.{vname}.players", "a variant cannot change the number of players")
     return Experiment(source, name, head["game"], head.get("description", ""), games, seed, chunk,
-                      seats, variants, dict(sweep))
+                      seats, variants, dict(sweep), paths)
+
+
+def _load_game(source: Path, head: dict):
+    """(plug-in folders, game module) of ``experiment.game``; plug-ins only from allowed folders."""
+    given = head.get("plugin_path", [])
+    given = [given] if isinstance(given, str) else given
+    if not isinstance(given, list) or not all(isinstance(p, str) and p for p in given):
+        raise InputError(source, "experiment.plugin_path", "expected a folder (a string) or a list of folders")
+    folders = [str((source.parent / p).resolve()) for p in given]
+    for folder, text in zip(folders, given):
+        if not Path(folder).is_dir():
+            raise InputError(source, "experiment.plugin_path", f"folder {text!r} not found (relative to this file)")
+    name = head["game"]
+    try:
+        game = get_game(name, folders)
+        where = None if "." not in name or name in game_names() else find_plugin(name, folders)
+    except KeyError:
+        raise InputError(source, "experiment.game", f"unknown game {name!r}; expected one of {', '.join(game_names())} "
+                         "or a plug-in module path (docs/experiments.md)") from None
+    except PluginNotFound as err:
+        raise InputError(source, "experiment.game", f"plug-in game {name!r} not found: {err}") from None
+    except ImportError as err:
+        raise InputError(source, "experiment.game", f"plug-in game {name!r} cannot be imported: {err}") from None
+    paths = tuple(dict.fromkeys([*folders, *plugin_paths(), *([where] if where else [])]))
+    return paths, game

@@ -9,6 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -42,6 +47,7 @@ class Game(Protocol):
 
 
 _GAMES: dict[str, str] = {}      # name -> module defining GAME; filled by sim.games
+_PLUGIN_PATHS: list[str] = []    # folders the command line allows plug-ins from (--plugin-path)
 
 
 def register_game(name: str, module: str) -> None:
@@ -50,27 +56,83 @@ def register_game(name: str, module: str) -> None:
     _GAMES[name] = module
 
 
-def get_game(name: str) -> Game:
+def allow_plugin_path(path) -> None:
+    """Let this process import plug-in games from folder ``path`` (the ``--plugin-path`` option)."""
+    folder = str(Path(path).resolve())
+    if folder not in _PLUGIN_PATHS:
+        _PLUGIN_PATHS.append(folder)
+
+
+def plugin_paths() -> tuple[str, ...]:
+    return tuple(_PLUGIN_PATHS)
+
+
+class PluginNotFound(ImportError):
+    """A dotted game name that names no plug-in module in an allowed place (see ``find_plugin``)."""
+
+
+def _is_cwd(entry: str) -> bool:
+    return entry in ("", ".") or Path(entry).resolve() == Path.cwd().resolve()
+
+
+def find_plugin(module: str, paths=()) -> str | None:
+    """Where plug-in ``module`` (a dotted path) would be imported from, without running it.
+
+    Plug-ins are code, so they are looked up only where the user asked for code: a module
+    already imported in this process, the folders ``paths`` and
+    ``--plugin-path``, or the import path without the current directory (installed packages,
+    PYTHONPATH). Returns the folder holding the module's top-level package (None for a
+    namespace package already imported); raises ``PluginNotFound`` with the reason.
+    """
+    top = module.partition(".")[0]
+    if top in sys.modules:
+        where = getattr(sys.modules[top], "__file__", None)
+        return None if where is None else str(Path(where).parent.parent if Path(where).name == "__init__.py"
+                                              else Path(where).parent)
+    explicit = [str(Path(p).resolve()) for p in (*paths, *_PLUGIN_PATHS)]
+    for folder in explicit + [e for e in sys.path if isinstance(e, str) and not _is_cwd(e)]:
+        if importlib.machinery.PathFinder.find_spec(top, [folder]) is not None:
+            return folder
+    if importlib.machinery.PathFinder.find_spec(top, [os.getcwd()]) is not None:
+        raise PluginNotFound(f"{top!r} is only in the current directory, which is never searched for plug-in "
+                             "code; to run it, give --plugin-path . (or the experiment key plugin_path)")
+    raise PluginNotFound(f"no module {top!r} in an installed package, --plugin-path or plugin_path folder")
+
+
+def _import_plugin(module: str, paths):
+    """Import plug-in ``module`` from the folder ``find_plugin`` names (never from the current directory)."""
+    folder = find_plugin(module, paths)
+    top = module.partition(".")[0]
+    if top not in sys.modules:
+        if folder not in sys.path:
+            sys.path.append(folder)     # an allowed folder: the plug-in may import its own modules
+        spec = importlib.machinery.PathFinder.find_spec(top, [folder])
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[top] = package
+        try:
+            spec.loader.exec_module(package)
+        except BaseException:
+            del sys.modules[top]
+            raise
+    return importlib.import_module(module)
+
+
+def get_game(name: str, paths=()) -> Game:
     """The game registered under ``name`` (imported lazily).
 
     A dotted module path that defines ``GAME`` also works: that is how a user (or a test)
-    plugs in a game that is not registered here.
+    plugs in a game that is not registered here. It is imported only from an allowed place
+    (``find_plugin``; ``paths``: extra allowed folders). Raises KeyError for a plain
+    unknown name, ``PluginNotFound`` for a plug-in that is not found or defines no GAME.
     """
-    module = _GAMES.get(name, name)
-    if module == name and "." not in name:
-        raise KeyError(name)
-    return importlib.import_module(module).GAME
-
-
-def is_game(name: str) -> bool:
     if name in _GAMES:
-        return True
+        return importlib.import_module(_GAMES[name]).GAME
     if "." not in name:
-        return False
-    try:
-        return hasattr(importlib.import_module(name), "GAME")
-    except ImportError:
-        return False
+        raise KeyError(name)
+    game = getattr(_import_plugin(name, paths), "GAME", None)
+    if game is None:
+        raise PluginNotFound(f"module {name!r} defines no GAME")
+    return game
 
 
 def game_names() -> list[str]:

@@ -10,13 +10,12 @@ problem in the file is an ``InputError`` naming the file and the JSON path.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 
 import numpy as np
 
 from sim.core.config import build
-from sim.core.datafiles import JsonReader
+from sim.core.datafiles import JsonReader, read_json
 from sim.core.errors import InputError
 from sim.games.animal_kingdoms import engine
 from sim.games.animal_kingdoms.config import Config
@@ -103,21 +102,10 @@ def play_scoring(pos: Position, source: str):
 
 # ---- reading and validating ----------------------------------------------------------------
 
-def _read_json(path: Path, source: str):
-    if not path.is_file():
-        raise InputError(source, None, "position file not found")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as err:
-        raise InputError(source, f"line {err.lineno}", f"not valid JSON: {err.msg}") from None
-    except UnicodeDecodeError:
-        raise InputError(source, None, "not a UTF-8 text file") from None
-
-
 def load_position(path) -> Position:
     source = str(path)
     rd = JsonReader(source)
-    raw = rd.table(_read_json(Path(path), source), "", TOP_KEYS)
+    raw = rd.table(read_json(Path(path)), "", TOP_KEYS)
     players = rd.array(raw.get("players"), "players")
     if not 2 <= len(players) <= 5:
         rd.fail("players", f"expected 2 to 5 seats (solo: the human and the robot), got {len(players)}")

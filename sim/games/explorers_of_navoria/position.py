@@ -10,12 +10,10 @@ JSON path.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 
 from sim.core.config import build
-from sim.core.datafiles import JsonReader
-from sim.core.errors import InputError
+from sim.core.datafiles import JsonReader, read_json
 from sim.games.explorers_of_navoria import kernel
 from sim.games.explorers_of_navoria import state as st
 from sim.games.explorers_of_navoria.config import Config
@@ -114,17 +112,6 @@ def least_points(content: Content, tableau) -> int:
     return total
 
 
-def _read_json(path: Path, source: str):
-    if not path.is_file():
-        raise InputError(source, None, "position file not found")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as err:
-        raise InputError(source, f"line {err.lineno}", f"not valid JSON: {err.msg}") from None
-    except UnicodeDecodeError:
-        raise InputError(source, None, "not a UTF-8 text file") from None
-
-
 def _people_key(rd: JsonReader, key, place) -> int:
     q = people_index(key) if isinstance(key, str) else None
     if q is None:
@@ -135,7 +122,7 @@ def _people_key(rd: JsonReader, key, place) -> int:
 def load_position(path) -> Position:
     source = str(path)
     rd = JsonReader(source)
-    raw = rd.table(_read_json(Path(path), source), "", TOP_KEYS)
+    raw = rd.table(read_json(Path(path)), "", TOP_KEYS)
     players = rd.array(raw.get("players"), "players")
     if not 2 <= len(players) <= 4:
         rd.fail("players", f"expected 2 to 4 players (EN-S1), got {len(players)}")

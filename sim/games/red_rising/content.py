@@ -21,11 +21,11 @@ from __future__ import annotations
 import csv
 import dataclasses
 import difflib
-import tomllib
 from pathlib import Path
 
 from sim.core import hashing
 from sim.core.config import unknown_key_error
+from sim.core.datafiles import read_toml
 from sim.core.errors import InputError
 from sim.games.red_rising.content_types import (
     DIE_BONUSES, LOCATIONS, OPPONENT_ACTIONS, RESOURCES, AutomaCard, AutomaLevel, Card, Content, EndBonus,
@@ -328,14 +328,6 @@ def resolve(config, key: str, source: str) -> Path:
         raise InputError(source, key, f"content file not found: {str(path)!r} (resolved to {path.resolve()}); "
                                       f"expected an existing file, or empty for the default {DEFAULT_FILES[key]}")
     return path
-
-
-def read_toml(path: Path) -> dict:
-    try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise InputError(str(path), None, f"not valid TOML: {e}") from None
 
 
 # ---- the deck ------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.config import build, unknown_key_error
+from sim.core.datafiles import read_json
 from sim.core.errors import InputError
 from sim.games.red_rising import zones
 from sim.games.red_rising.config import Config
@@ -79,7 +80,7 @@ def score_position(path) -> list[dict]:
 def load_position(path) -> Position:
     """Read and validate a position file; see docs/positions.md for the format."""
     source = str(path)
-    raw = _read_json(Path(path), source)
+    raw = read_json(Path(path))
     _check_keys(raw, source, "", TOP_KEYS)
     seats_raw = _get(raw, "players", list, source, "players", required=True)
     if not 2 <= len(seats_raw) <= MAX_SEATS:
@@ -98,22 +99,6 @@ def load_position(path) -> Position:
     config = _config(raw, source, Path(path).parent, players=1 if automa else len(seats_raw))
     content = _content(raw, config, source)
     return _position(raw, seats_raw, automa[0] if automa else -1, config, content, source)
-
-
-def _read_json(path: Path, source: str):
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(source, None, "file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(source, None, f"cannot read the file ({exc})") from None
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(source, f"line {exc.lineno}, column {exc.colno}", f"invalid JSON: {exc.msg}") from None
-    if not isinstance(raw, dict):
-        raise InputError(source, None, f"expected a JSON object at the top level, got {type(raw).__name__}")
-    return raw
 
 
 def _check_keys(obj: dict, source: str, prefix: str, known) -> None:
