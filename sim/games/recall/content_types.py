@@ -297,7 +297,6 @@ class Setup:
     goal_points_solo: int                      # RC-V13
     items_per_stack: int                       # RC-S37
     old_tribes: int                            # RC-S36
-    sanctuaries: int                           # RC-S24
     own_stones: int                            # RC-S21: own-colour skill stones per player
     pigs: int
     pig_farms: int
