@@ -236,6 +236,7 @@ class RcOracle:
         self.ring_left = [k for k, t in enumerate(ct.rings) for _ in range(t.count)]
         self.raft = [-1] * n                      # water field of each player's raft
         self.raft_fol = [0] * n
+        self.transit = [0] * n                    # followers of a water movement on the water
         self.pigs_left, self.farms_left, self.islands_left = st.pigs, st.pig_farms, st.islands
         for k in (left, right):
             if k == right and n <= 2:
@@ -1121,6 +1122,7 @@ class RcOracle:
             return
         size = yield from self._count(p, "water_count", 1, self.fol[p][f])
         self.fol[p][f] -= size
+        self.transit[p] = size
         visited, cur = [], f
         while True:
             steps = [w for w in self.adj[cur] if self.is_water(w) and w != f and w not in visited
@@ -1131,6 +1133,7 @@ class RcOracle:
             a = yield from self._ask(p, "water_step", legal)
             if a is None:                             # stuck: the group goes back (model doc)
                 self.fol[p][f] += size
+                self.transit[p] = 0
                 return
             if a == self.A_END:
                 break
@@ -1143,6 +1146,7 @@ class RcOracle:
                 self.exo[p] = False
                 self.art[w] = -1
                 size -= cost
+                self.transit[p] = size
                 self.supply[p] += cost
                 yield from self.receive_artifact(p, c)
                 if size == 0:
@@ -1152,12 +1156,14 @@ class RcOracle:
             g = yield from self._field(p, "water_exit", exits)
             if g is None:
                 self.fol[p][f] += size
+                self.transit[p] = 0
                 return
             k = size
             if improved:
                 k = yield from self._count(p, "water_exit_count", max(1, self.art_cost(p, g)), size)
             self.fol[p][g] += k
             size -= k
+            self.transit[p] = size
             yield from self.arrive(p, g)
 
     def water_exits(self, p, f, visited, improved):
@@ -1255,6 +1261,8 @@ class RcOracle:
 
     def build(self, p, kind, f):
         """RC-R119..R150: followers, crystals, others' followers, the building's reward, camps."""
+        if kind == SAN:                              # RC-R127: which sanctuary (its reward)
+            i = yield from self._opt(p, "sanctuary", [i for i, b in enumerate(self.sanct[p]) if not b])
         others = self.others_built(p, f)
         exo = self.exo[p]
         self.exo[p] = False
@@ -1267,7 +1275,8 @@ class RcOracle:
                 self.add_followers(q, f, 1)
         self.bld[p][f] = kind
         if kind == SAN:
-            yield from self.build_sanctuary(p, f)
+            self.sanct[p][i] = True
+            yield from self.sanctuary_reward(p, f, i)
         elif kind == WKS:
             col = self.column_of(f)
             self.ws[p][col] += 1
@@ -1287,10 +1296,8 @@ class RcOracle:
                 yield from self.gain(p, self.ct.camps[self.camp[g]].reward, field=g)
                 yield from self.event(p, "camp")
 
-    def build_sanctuary(self, p, f):
-        """RC-R124..R129: the chosen sanctuary's reward; K-01 and Decoder windows."""
-        i = yield from self._opt(p, "sanctuary", [i for i, b in enumerate(self.sanct[p]) if not b])
-        self.sanct[p][i] = True
+    def sanctuary_reward(self, p, f, i):
+        """RC-R125, RC-R128, RC-R129: the reward beside sanctuary i; K-01 and Decoder windows."""
         reward = self.ct.board.sanctuaries[i]
         display = len(reward) == 1 and reward[0][0].op == "ART_DISPLAY"
         covered = None
