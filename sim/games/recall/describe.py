@@ -15,7 +15,8 @@ def describe_setup(config, content: Content, seed: int, game_index: int) -> str:
     s = deal(config, content, seed, game_index, board)
     fl = fields(board, content, s.layout)
     n = config.players
-    out = [f"Recall setup: seed {seed}, game {game_index}, {n} player(s); start player: seat {s.start_player + 1}"]
+    out = [f"Recall setup: seed {seed}, game {game_index}, {n} player(s); the start player (seat 1) is "
+           f"experiment slot {s.start_slot + 1}, seats follow clockwise"]
     out.append("")
     out.append("Area slots (tile, rotation; face-down tiles are hidden, RC-S17):")
     for k, sid in enumerate(board.slot_ids):
