@@ -293,6 +293,8 @@ class RcOracle:
         self.tribe = [-1] * n
         self.items = [[] for _ in range(n)]
         self.start_field = [-1] * n
+        self.old_tribe = [-1] * 3                # set by the draft (RC-S36, RC-S37)
+        self.item_stack = [[], [], []]
         self.space = 1
         self.turns = 0
         self.active = -1
@@ -447,9 +449,10 @@ class RcOracle:
             return None
         if len(legal) == 1:
             return legal[0]
-        self.turn_decisions += 1
-        if self.turn_decisions > self.cfg.max_decisions_per_turn:
-            raise TurnGuard()
+        if self.active >= 0:
+            self.turn_decisions += 1
+            if self.turn_decisions > self.cfg.max_decisions_per_turn:
+                raise TurnGuard()
         return (yield (who, kind, legal))
 
     def _opt(self, who, kind, options, end=False, extra=()):
@@ -1357,6 +1360,8 @@ class RcOracle:
             yield from self.turn_end(p)
         except TurnGuard:
             self.guard_hits += 1
+            self.supply[p] += self.transit[p]          # a water movement cut short: its group goes home
+            self.transit[p] = 0
         self.turn, self.exo[p], self.recharged, self.active = None, False, False, -1
         self.turns += 1
         self.crystal_cap(p)
@@ -1845,7 +1850,7 @@ class RcOracle:
             out["win_share"] = [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
         out["slot"] = list(self.slot_of)
         out["tribe"] = [self.ct.tribes[self.tribe[p]].id for p in range(n)]
-        out["item"] = [self.ct.items[self.items[p][0]].id for p in range(n)]
+        out["item"] = [self.ct.items[self.items[p][0]].id if self.items[p] else "" for p in range(n)]
         for k, v in self.stats.items():
             out[k] = list(v)
         for l in range(6):
