@@ -981,8 +981,7 @@ class RcOracle:
         if key == "goliath":                     # RC-R220
             yield from self.gain(p, info["reward"])
         elif key == "jhe":                       # RC-R225: the card's effects once more
-            for item in self.ct.key_cards[info["card"]].effect:
-                self.turn["pending"].append((item, "card"))
+            self.turn["pending"] += self.pending_items(self.ct.key_cards[info["card"]].effect, "card")
         elif key == "k01":                       # RC-R226, RC-R227
             if info.get("artifact_reward") is not None:
                 yield from self.gain(p, info["artifact_reward"])
@@ -1052,8 +1051,7 @@ class RcOracle:
                 return
             letter = yield from self._opt(p, "copy", opts)
             yield from self.pay_and_points(p, a.cost)
-            for item in self.field_effect(p, letter):
-                self.turn["pending"].append((item, src))
+            self.turn["pending"] += self.pending_items(self.field_effect(p, letter), src)
         else:
             raise AssertionError(op)
 
@@ -1476,8 +1474,7 @@ class RcOracle:
         self.ever[p][s] = True
         self.plays[p][s] += 1
         card = self.ct.key_cards[k]
-        pending = [(item, "card") for item in card.effect]
-        pending += [(item, s) for item in self.field_effect(p, s)]
+        pending = self.pending_items(card.effect, "card") + self.pending_items(self.field_effect(p, s), s)
         self.turn = {"p": p, "pending": pending, "letter": s, "touched": set(), "card": k}
         if card.effect:
             yield from self.event(p, "key_card", card=k)   # J'He (RC-R225)
@@ -1493,10 +1490,23 @@ class RcOracle:
             atom = yield from self.choose(p, item)
             if atom is None:
                 continue
+            if atom.op == "DEV" and atom.n > 1:          # a chosen DEV:n: n separate effects
+                pend += [((Atom("DEV"),), src)] * (atom.n - 1)
+                atom = Atom("DEV")
             if atom.op in ("MOVE", "WMOVE", "DEV", "EXPLORE", "PAYOPT", "UNITS", "BUY", "SELL", "COPY"):
                 yield from self.run_action(p, atom, src=src)
             else:
                 yield from self.do_atom(p, atom)
+
+    def pending_items(self, effect, src) -> list:
+        """Pending effects of a card or field: its items, ``DEV:n`` as n separate items (RC-A2)."""
+        out = []
+        for item in effect:
+            if len(item) == 1 and item[0].op == "DEV":
+                out += [((Atom("DEV"),), src)] * item[0].n
+            else:
+                out.append((item, src))
+        return out
 
     def on_upgrade(self, p, letter):
         """RC-R179, RC-R180, RC-A15: a field activated this turn, none of its effects used: new version now."""
@@ -1506,7 +1516,7 @@ class RcOracle:
         if not any(src == letter for _, src in t["pending"]):
             return
         t["pending"] = [(i, s) for i, s in t["pending"] if s != letter]
-        t["pending"] += [(item, letter) for item in self.field_effect(p, letter)]
+        t["pending"] += self.pending_items(self.field_effect(p, letter), letter)
 
     def recall(self, p):
         """RC-R36..R47: cards back, one production per card, recharge."""
