@@ -61,6 +61,27 @@ def until(o, gen, actions=()):
     return d
 
 
+def run(o, gen, actions=(), d=None):
+    """Send ``actions``, then answer every further decision with its first non-end action; returns the asked kinds.
+
+    ``d``: the decision a suspended generator is waiting at (else the generator is started).
+    """
+    actions, kinds = list(actions), []
+    try:
+        d = next(gen) if d is None else d
+        while True:
+            kinds.append(d[1])
+            if actions:
+                a = actions.pop(0)
+                assert a in d[2], (o.name(a), [o.name(x) for x in d[2]])
+            else:
+                a = [x for x in d[2] if x != o.A_END][0]
+            d = gen.send(a)
+    except StopIteration:
+        assert not actions
+        return kinds
+
+
 def plain_slot(o, k, terrain=GRAIN):
     """Make slot k face up with every field of one terrain and nothing on it."""
     o.face_up[k] = True
@@ -541,3 +562,246 @@ def test_turn_guard_ends_a_runaway_turn():
         legal = [a for a in o.legal_list() if a != o.A_END] or list(o.legal_list())
         o.step(legal[int(r.integers(len(legal)))])
     assert o.guard_hits > 0 and o.sheet()["turns"] == 34
+
+
+# ---------------------------------------------------------------- fields, water, recall
+
+def water_position(o):
+    """Slot N1 all grain except a line of two water fields; p0 has 2 followers on the centre."""
+    k = 2
+    plain_slot(o, k, GRAIN)
+    c = 7 * k
+    w1, w2 = c + 1, c + 2                                      # ring d0, d1: adjacent to each other
+    o.terr[w1] = o.terr[w2] = WATER
+    for q in range(o.n):
+        o.fol[q] = [0] * o.NF
+    o.fol[0][c] = 2
+    return c, w1, w2
+
+
+def test_water_movement_moves_one_group_across_the_water():
+    """RC-R93, RC-R94, RC-R95, RC-R97, RC-R98, RC-A7: start next to the water, a path, one exit field."""
+    o = oracle()
+    c, w1, w2 = water_position(o)
+    o.art[w2] = 0                                              # white artifact on the water: cost 1
+    assert o.water_area(w1) == {w1, w2} or o.water_area(w1) >= {w1, w2}
+    gen = o.water_movement(0)
+    d = until(o, gen, [fld(o, c), o.A_COUNT + 1])             # the whole group of 2
+    assert d[1] == "water_step" and fld(o, w1) in d[2] and o.A_END not in d[2]
+    run(o, gen, [fld(o, w1), fld(o, w2)], d)                   # enters the artifact: 1 paid from the group
+    assert o.arts[0][0] == 1 and o.transit[0] == 0 and o.fol[0][c] == 0
+    landed = [g for g in range(o.NF) if o.fol[0][g]]
+    assert len(landed) == 1 and o.fol[0][landed[0]] == 1 and landed[0] in o.adj[w2] and landed[0] != c
+
+
+def test_improved_water_movement_spreads_the_group():
+    """RC-R96, RC-A56: with WMOVE+ the group may end on several fields bordering the water area."""
+    o = oracle()
+    c, w1, w2 = water_position(o)
+    o.fol[0][c] = 3
+    gen = o.water_movement(0, improved=True)
+    d = until(o, gen, [fld(o, c), o.A_COUNT + 2, fld(o, w1), o.A_END])
+    assert d[1] == "water_exit"
+    exits = [a - o.A_FIELD for a in d[2]]
+    near_area = {g for w in (w1, w2) for g in o.adj[w] if o.enterable(0, g) and g != c}
+    assert set(exits) == near_area
+    d = gen.send(fld(o, exits[0]))
+    assert d[1] == "water_exit_count"
+    d = gen.send(o.A_COUNT + 0)                                # 1 there
+    d = gen.send(fld(o, exits[1]))
+    with pytest.raises(StopIteration):
+        gen.send(o.A_COUNT + 1)                                # the other 2 there
+    assert o.fol[0][exits[0]] == 1 and o.fol[0][exits[1]] == 2
+
+
+def test_field_a_gain_buy_and_sell():
+    """RC-R23, RC-R24, RC-R25, RC-A23, RC-A59 (a purchase may buy fewer: one option at most)."""
+    o = oracle()
+    p, f = 0, field(o, "L.1")
+    o.start_field[p] = f
+    o.fol[p] = [0] * o.NF
+    o.fol[p][f] = 3
+    o.cr[p] = [1, 1, 0]
+    o.active = p
+    items = o.pending_items(CT.base_fields[0], 0)
+    assert [i[0][0].op for i in items] == ["F", "BUY", "SELL"]
+    o.drive(o.do_atom(p, items[0][0][0]), [])                  # F:2 on the only field
+    assert o.fol[p][f] == 5
+    o.drive(o.run_action(p, items[1][0][0]), [opt(o, 2)])     # R:1 + W:1 -> 3 followers
+    assert o.cr[p] == [0, 0, 0] and o.fol[p][f] == 8
+    o.drive(o.run_action(p, items[2][0][0]), [fld(o, f), o.A_COUNT + 3, o.A_END])   # sell 4
+    assert o.fol[p][f] == 4 and o.cr[p] == [4, 0, 0]
+
+
+def test_field_b_pay_one_crystal_for_more_moves():
+    """RC-R26, RC-R27, RC-R28, RC-R29, RC-A23: no crystal 2 moves, white 3, red 4, purple 5; plus DEV:1."""
+    o = oracle()
+    items = o.pending_items(CT.base_fields[1], 1)
+    payopt = items[0][0][0]
+    assert payopt.op == "PAYOPT" and dict(payopt.options) == {-1: 2, 0: 3, 1: 4, 2: 5}
+    assert items[1][0][0].op == "DEV"
+    o.cr[0] = [0, 1, 0]
+    gen = o.run_action(0, payopt)
+    d = next(gen)
+    assert d[1] == "pay_move" and d[2] == (opt(o, 0), opt(o, 1), opt(o, 2))   # red payable as red or 2 white
+    run(o, gen, [opt(o, 2)], d)
+    assert o.cr[0] == [0, 0, 0]
+
+
+def test_field_c_d_e_printed_effects():
+    """RC-R30 (C: WMOVE + DEV), RC-R31 (D: 2 moves / 2 dev / 1 + 1), RC-R32 (E: move, explore, dev)."""
+    ops = lambda letter: [i[0][0].op for i in RcOracle.pending_items(None, CT.base_fields[letter], letter)]
+    assert ops(2) == ["WMOVE", "DEV"] and ops(3) == ["UNITS"] and ops(4) == ["MOVE", "EXPLORE", "DEV"]
+    o = oracle()
+    o.active = 0
+    o.turn = {"p": 0, "pending": [], "letter": 3, "touched": {3}, "card": 0}
+    o.drive(o.run_action(0, CT.base_fields[3][0][0], src=3), [opt(o, 1)])
+    assert sorted((i[0].op, i[0].n) for i, _ in o.turn["pending"]) == [("DEV", 1), ("MOVE", 1)]
+
+
+def test_effects_in_any_order_and_end_drops_the_rest():
+    """RC-R14, RC-R15, RC-R16, RC-R19, RC-A59: pick any pending effect; END ends the turn."""
+    o = oracle()
+    p = 0
+    o.active = p
+    o.placed[p] = 1
+    o.avail[p][kind("Y3")] = 1                                 # W:2
+    gen = o.play_card(p, kind("Y3"), 4)                        # + field E
+    d = next(gen)
+    assert d[1] == "effect" and len(d[2]) == 5                 # W:2, MOVE, EXPLORE, DEV, end
+    d = gen.send(o.A_PICK + 3)                                 # E's development action first
+    while d[1] != "effect":
+        d = gen.send(o.A_END)
+    with pytest.raises(StopIteration):
+        gen.send(o.A_END)
+    assert o.cr[p][0] == 3                                     # W:2 dropped
+
+
+def test_recall_recharges_stones_and_allows_empty_slots():
+    """RC-R43, RC-R44, RC-R45, RC-R46, RC-R47, RC-R60, RC-A42."""
+    o = oracle()
+    p = 0
+    o.active = p
+    o.stones[p] = [1, 0, 0, 1]
+    o.placed[p] = 2
+    o.uses[p] = {o.abil_index["zendeling"]: 3}
+    asked, _ = o.drive(o.recall(p), [])
+    assert asked == [] and o.placed[p] == 0 and o.uses[p] == {} and o.recharged
+
+
+def test_free_actions_only_in_windows_of_the_active_player():
+    """RC-R48, RC-R53, RC-R57, RC-R58, RC-R59, RC-A37, RC-A70: chests and abilities at the main choice."""
+    o = oracle()
+    p = 0
+    o.active = p
+    o.chests[p][0] = 1
+    o.chests[1][0] = 1
+    main = until(o, o.normal_turn(p))
+    assert o.A_CHEST + 0 in main[2] and o.A_USE + o.abil_index["zendeling"] in main[2]
+    d = until(o, o.step_track(1, 0, 3))                         # a decision of a non-active player
+    assert d[0] == 1 and d[1] == "item" and all(a < o.A_USE for a in d[2])
+    o.drive(o.free_action(p, o.A_CHEST + 0), [])               # CH1: W:2
+    assert o.cr[p][0] == 5 and o.chest_discard == [0]
+
+
+def test_chest_stack_reshuffles_the_discard_pile():
+    """RC-R49, RC-R199, RC-A27: an empty stack is refilled by shuffling the discard pile; both empty: nothing."""
+    o = oracle()
+    o.chest_stack, o.chest_discard = [], [3, 4]
+    o.draw_chest(0)
+    assert sum(o.chests[0]) == 1 and len(o.chest_stack) == 1 and o.chest_discard == []
+    o.chest_stack = []
+    o.draw_chest(0)
+    assert sum(o.chests[0]) == 1
+
+
+def test_follower_gain_limited_by_supply_and_placed_on_one_field():
+    """RC-R76, RC-R80, RC-R82, RC-A39, RC-A73."""
+    o = oracle()
+    p, f, g = 0, field(o, "L.1"), field(o, "L.2")
+    o.fol[p] = [0] * o.NF
+    o.fol[p][g] = 1
+    o.start_field[p] = f
+    o.supply[p] = 2
+    o.drive(o.gain_followers(p, 5), [fld(o, g)])
+    assert o.fol[p][g] == 3 and o.supply[p] == 0 and o.present_slot(p, 0)
+    asked, _ = o.drive(o.gain_followers(p, 1), [])
+    assert asked == []
+
+
+def test_upgrade_crystal_development_and_conversion_bounds():
+    """RC-R72, RC-R114, RC-R69, RC-R70: a development action may upgrade a crystal by one kind."""
+    o = oracle()
+    o.fol[0] = [0] * o.NF
+    o.cr[0] = [0, 1, 0]
+    o.drive(o.development(0), [opt(o, 4)])
+    assert o.cr[0] == [0, 0, 1]
+    asked, _ = o.drive(o.development(0), [])                   # purple cannot be upgraded: nothing to do
+    assert asked == []
+
+
+def test_monument_order_and_tile_reward_for_everyone():
+    """RC-R137..R143, RC-A22, RC-A28: bottom first, increasing cost; the first chooses the tile, all gain it."""
+    o = oracle()
+    k = 2
+    plain_slot(o, k, GRAIN)
+    m = 7 * k
+    o.terr[m] = MONUMENT
+    o.fol[0][m] = o.fol[1][m] = 3
+    o.cr[0] = [1, 0, 0]
+    o.cr[1] = [1, 0, 0]
+    shown = list(o.mon_display)
+    m7 = [t.id for t in CT.monument_tiles].index("M7")          # VP:3
+    o.mon_display = [m7] + shown[1:]
+    o.drive(o.development(0), [opt(o, 2), opt(o, 0)])           # monument (first: W:1), tile M7
+    assert o.mons[0] == 1 and o.mon_tile[m] == m7 and o.score[0] == 3 and o.cr[0] == [0, 0, 0]
+    o.drive(o.development(1), [opt(o, 2)])                      # 2 followers (1 + Red's building)
+    assert o.score[1] == 3 and o.fol[1][m] == 1 and o.fol[0][m] == 3
+    assert o.build_cost(0, MON, m) == CT.board.monuments[1]
+
+
+def test_sanctuary_choice_and_display_artifact():
+    """RC-R124..R129, RC-A19, RC-A20: any sanctuary, its reward; the bottom one takes a display artifact."""
+    o = oracle()
+    k = 2
+    plain_slot(o, k, GRAIN)
+    s = 7 * k
+    o.terr[s] = 5                                               # sanctuary symbol
+    o.fol[0][s] = 2
+    o.cr[0] = [0, 0, 0]
+    o.drive(o.development(0), [opt(o, 0), opt(o, 5), opt(o, 3)])   # bottom sanctuary, the brown display artifact
+    assert o.sanct[0][5] and o.arts[0][3] == 1 and o.art_display[3] == 0 and o.cr[0][0] == 1
+    assert o.cr[0] == [1, 0, 0] and o.fol[0][s] == 2            # -1 paid, +1 from the brown reward (F:1)
+
+
+def test_excavation_red_and_purple_costs_and_choice_of_stone():
+    """RC-R153, RC-R154, RC-R156, RC-R158, RC-R160, RC-A51."""
+    o = oracle()
+    x = field(o, "L.0")
+    o.site[x] = [0, 2]
+    o.fol[0][x] = 2
+    o.cr[0] = [0, 1, 1]
+    assert o.can_excavate(0, x)
+    o.light[0] = [t.id for t in CT.light_tokens].index("L5")   # VP:2 at white position 4
+    o.drive(o.excavate(0, x), [opt(o, 2), opt(o, 0)])          # black: 3 steps for a red; an item
+    assert o.trk[0][2] == 3 and o.cr[0] == [0, 0, 1]
+    o.drive(o.excavate(0, x), [opt(o, 0), opt(o, 0)])          # white: 4 steps for a purple; item; 4 points: a tile
+    assert o.trk[0][0] == 4 and o.cr[0] == [0, 0, 0] and o.stones[0][:3] == [1, 0, 1]
+
+
+def test_path_and_goal_rounds_on_their_spaces():
+    """RC-R1, RC-R6, RC-R182, RC-R183, RC-A8: path spaces 5, 11, 15; goal space 9; the rest normal."""
+    tb = CT.time_board
+    kinds = [tb.kind(s) for s in range(1, tb.spaces + 1)]
+    assert kinds.count("normal") == 13 and kinds.count("path") == 3 and kinds.count("goal") == 1
+    assert kinds[-1] == "end"
+    o = RcOracle(Config(players=2), CT, 2, 1)
+    seen = set()
+    while not o.done:
+        if o.kind in ("path", "goal"):
+            seen.add((o.space, o.kind))
+            assert o.A_RECALL not in o.legal_list()
+        legal = o.legal_list()
+        o.step(legal[0])
+    assert seen == {(5, "path"), (11, "path"), (15, "path"), (9, "goal")}
+    assert all(min(x) >= 0 for x in o.paths)
