@@ -938,11 +938,15 @@ class RcOracle:
             self.uses[p][j] = self.uses[p].get(j, 0) + 1
             yield from self.run_ability(p, j)
 
-    def window(self, p, kind, options=(), end=False, opt=True):
-        """A decision with free actions added for the active player: returns the chosen non-free action."""
+    def window(self, p, kind, options, end=False, opt=True):
+        """A decision with free actions added for the active player: returns the chosen non-free action.
+
+        ``options()`` is called again after every free action (a free action can change them).
+        """
         while True:
             free = self.free_actions(p) if p == self.active else []
-            legal = ([self.A_OPT + i for i in options] if opt else list(options)) + ([self.A_END] if end else []) + free
+            base = options()
+            legal = ([self.A_OPT + i for i in base] if opt else list(base)) + ([self.A_END] if end else []) + free
             a = yield from self._ask(p, kind, legal)
             if a is None or a not in free:
                 return a
@@ -1365,7 +1369,7 @@ class RcOracle:
         self.crystal_cap(p)
 
     def turn_end(self, p):
-        a = yield from self.window(p, "turn_end", end=True)
+        a = yield from self.window(p, "turn_end", list, end=True)
         assert a in (None, self.A_END)
 
     def crystal_cap(self, p):
@@ -1451,18 +1455,17 @@ class RcOracle:
 
     def normal_turn(self, p):
         """RC-R8: play a key card (RC-R13..R19) or recall (RC-R36..R47)."""
-        plays = []
-        for k in range(self.K):
-            if self.avail[p][k] > 0:
-                for s in range(6):
-                    if self.slots[p][s] < 0 and (s < 5 or self.field_f_ok(p)):
-                        plays.append(self.play_action(k, s))
-        a = yield from self.window(p, "main", [self.A_RECALL] + plays, opt=False)
+        a = yield from self.window(p, "main", lambda: [self.A_RECALL] + self.plays_legal(p), opt=False)
         if a == self.A_RECALL:
             yield from self.recall(p)
         else:
             k, s = divmod(a - self.A_PLAY, 6)
             yield from self.play_card(p, k, s)
+
+    def plays_legal(self, p) -> list:
+        """RC-R13, RC-R21, RC-R34: an available card into a free slot."""
+        return [self.play_action(k, s) for k in range(self.K) if self.avail[p][k] > 0
+                for s in range(6) if self.slots[p][s] < 0 and (s < 5 or self.field_f_ok(p))]
 
     def field_f_ok(self, p) -> bool:
         """RC-R34, RC-A40: slot F needs an earlier action field."""
@@ -1481,7 +1484,7 @@ class RcOracle:
         while self.turn["pending"]:
             pend = self.turn["pending"]
             assert len(pend) <= N_PICK, "more pending effects than the pick head holds"
-            a = yield from self.window(p, "effect", [self.A_PICK + i for i in range(len(pend))], end=True, opt=False)
+            a = yield from self.window(p, "effect", lambda: [self.A_PICK + i for i in range(len(pend))], end=True, opt=False)
             if a is None or a == self.A_END:
                 break
             item, src = pend.pop(a - self.A_PICK)
@@ -1515,8 +1518,8 @@ class RcOracle:
             return
         if not any(src == letter for _, src in t["pending"]):
             return
-        t["pending"] = [(i, s) for i, s in t["pending"] if s != letter]
-        t["pending"] += self.pending_items(self.field_effect(p, letter), letter)
+        t["pending"][:] = [(i, s) for i, s in t["pending"] if s != letter] + \
+            self.pending_items(self.field_effect(p, letter), letter)
 
     def recall(self, p):
         """RC-R36..R47: cards back, one production per card, recharge."""
@@ -1527,10 +1530,8 @@ class RcOracle:
                 self.take_back(p, s)
                 c += 1
         used = set()
-        visible = self.visible_production(p)
         for _ in range(c):
-            opts = [i for i in visible if i not in used]
-            x = yield from self.window(p, "produce", opts, end=True)
+            x = yield from self.window(p, "produce", lambda: [i for i in self.visible_production(p) if i not in used], end=True)
             if x is None or x == self.A_END:
                 break
             i = x - self.A_OPT
@@ -1558,7 +1559,7 @@ class RcOracle:
 
     def path_turn(self, p, sector):
         """RC-R184..R188: choose one of the sector's two cards; the dark token beside it."""
-        x = yield from self.window(p, "path", [0, 1])
+        x = yield from self.window(p, "path", lambda: [0, 1])
         i = 2 * sector + (x - self.A_OPT)
         self.paths[p][sector] = i
         token = self.ct.dark_tokens[self.dark[i]]
@@ -1569,7 +1570,7 @@ class RcOracle:
         """RC-R189, RC-R190, RC-A54: discard a goal card and gain its bottom reward."""
         if self.n == 1 and self.cfg.solo_goals == "keep_three":
             return
-        x = yield from self.window(p, "goal", range(len(self.goals[p])))
+        x = yield from self.window(p, "goal", lambda: range(len(self.goals[p])))
         card = self.goals[p].pop(x - self.A_OPT)
         yield from self.gain(p, self.ct.goal_cards[card].reward)
 
