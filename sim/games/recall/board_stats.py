@@ -1,6 +1,6 @@
 """Measure the default map over random setups (RC-A65, RC-A66): water, start fields, terrain.
 
-    python -m sim.games.recall.board_stats [--games 10000] [--seed 1] [--players 4]
+    python -m sim.games.recall.board_stats [--games 10000] [--seed 1] [--players 4] [--map-file F] [--tiles-file F]
 
 For each setup of ``setup.deal`` it measures (1) the largest water area at setup (face-up
 tiles and the printed river) and once every tile is face up (the face-down tiles turned at
@@ -29,8 +29,8 @@ def largest_area(labels: np.ndarray) -> int:
     return int(np.bincount(hit).max()) if len(hit) else 0
 
 
-def measure(games: int, seed: int, players: int) -> dict:
-    config = Config(players=players, start_player="first_slot")
+def measure(games: int, seed: int, players: int, map_file: str = "", tiles_file: str = "") -> dict:
+    config = Config(players=players, start_player="first_slot", map_file=map_file, area_tiles_file=tiles_file)
     content = load_content(config)
     board = build_board(content.map)
     largest_setup, largest_all = [], []
@@ -90,8 +90,10 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=4, choices=(1, 2, 3, 4))
+    parser.add_argument("--map-file", default="", help="a map.toml to measure instead of the default")
+    parser.add_argument("--tiles-file", default="", help="an area_tiles.csv to measure instead of the default")
     args = parser.parse_args(argv)
-    print(report(measure(args.games, args.seed, args.players)))
+    print(report(measure(args.games, args.seed, args.players, args.map_file, args.tiles_file)))
     return 0
 
 
