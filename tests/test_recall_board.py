@@ -227,3 +227,37 @@ def test_field_codes(board, content):
     codes = {field_code(content, fl, f) for f in range(board.n_fields)}
     assert {"st1", "c1", "g3", "wa+a", "BM", "ex"} <= codes
     assert (fl.terrain == CAMP).sum() == 6
+
+
+def test_camps_and_monument_fields(board, content):
+    """RC-R90, RC-R149: a camp may be entered but takes no building; RC-R140: monuments stand on
+    the printed board fields and on tile monument fields; RC-R159: three knowledge tracks."""
+    fl = fields(board, content, all_up(content))
+    ok = enterable(content, fl)
+    camps = fl.terrain == CAMP
+    assert ok[camps].all() and content.map.terrains[CAMP].building == -1
+    takes = {t.name for t in content.map.terrains if t.building == 2}
+    assert takes == {"monument", "board_monument"} and len(board.board_monuments) == 3
+
+
+def test_any_rotation_puts_a_tile_on_its_slot(board):
+    """RC-R108: an explored tile may lie in any of its 6 rotations: each is a bijection of the ring."""
+    for rho in range(6):
+        ring = sorted(board.field_of(4, p, rho) for p in range(1, 7))
+        assert ring == list(range(29, 35)) and board.field_of(4, 0, rho) == 28
+
+
+def test_old_tribes_after_the_draft(content, board):
+    """RC-S34 seat k's pair (RC-V1 random tribes); RC-S35 the unchosen pair goes back into the
+    stacks and may become an old tribe; RC-S38 the rest leaves unseen; RC-S39 the old tribes are
+    laid out at setup (face down until revealed)."""
+    cfg = Config(players=2)
+    seen_unchosen = False
+    for g in range(40):
+        s = st.deal(cfg, content, 8, g, board)
+        tribes, items = st.random_tribes(s, 2)
+        assert tribes == s.tribe_display[:2] and items == s.item_display[:2]
+        old, stacks = st.old_tribes(content, 8, g, tribes, items)
+        seen_unchosen |= s.tribe_display[2] in old
+        assert len(content.tribes) - 2 - len(old) == 9 and len(content.items) - 2 - 12 == 4
+    assert seen_unchosen

@@ -244,3 +244,30 @@ def test_config_defaults_are_the_spec_defaults():
         4, "all_a", "draft", "slot", "field", "total", "by_seat", "ask", 500)
     assert Config(path_sides="babaab").sides() == (1, 0, 1, 0, 0, 1) and Config().sides() == (0,) * 6
     assert Config(path_sides="random").sides() is None
+
+
+def test_player_board_and_supply_counts(content):
+    """RC-S19 pieces of the tribes (10 pigs, 9 farms, 9 islands, 4 rafts, 9 rings); RC-S21 4 own
+    stones; RC-S23 one unlock tile per old tribe; RC-S24 6 sanctuaries, 6 workshops (2 per
+    terrain, RC-R130, built bottom first RC-R132), 5 monuments with increasing costs (RC-R138);
+    RC-R126 a sanctuary costs no crystals (the board has no sanctuary costs)."""
+    s, b = content.setup, content.board
+    assert (s.pigs, s.pig_farms, s.islands, s.rafts, sum(r.count for r in content.rings)) == (10, 9, 9, 4, 9)
+    assert s.own_stones == 4 and s.old_tribes == 3
+    assert len(b.sanctuaries) == 6 and sum(len(c) for c in b.workshops) == 6 and len(b.monuments) == 5
+    worth = [c[0] + 2 * c[1] + 3 * c[2] for c in b.monuments]
+    assert worth == sorted(worth) and not hasattr(b, "sanctuary_costs")
+
+
+def test_key_levels_fields_and_abilities(content):
+    """RC-R11, RC-R22: six action fields and slots; RC-R192, RC-R193, RC-R197: key levels
+    white < yellow < green < grey (grey the highest); RC-R105 four artifact colours; RC-R201 the
+    'follower on this field' atom FH; RC-R204, RC-R67 permanent effects and RC-R65, RC-R66
+    event-bound abilities are flags of the tribe and item files."""
+    assert len(content.base_fields) == 6 and KEY_COLOURS == ("white", "yellow", "green", "grey")
+    assert len(content.board.artifact_rows.covered) == 4
+    assert any(a.op == "FH" for item in content.board.sanctuaries[2] for a in item)
+    permanent = {t.id for t in content.tribes if t.permanent}
+    assert permanent == {"Aynir", "Colteron", "Dorian", "Lexander", "Noorderling", "Vinder"}
+    events = {a.id: a.event for a in content.tribes + content.items if a.event}
+    assert set(events) == {"Goliath", "J'He", "K-01", "Booster", "Decoder", "GPR", "Schokbron", "Vertolker"}

@@ -36,7 +36,8 @@ def test_every_example_loads_and_scores():
 
 def test_tie_break_and_pig_example():
     """RC-E44, RC-R214: Ada (Dorian) scores 2 per pig farm where present; RC-E46: Bo and Cy tie
-    on 48 and Cy, further on the white track, wins."""
+    on 48 and Cy, further on the white track, wins. RC-R185, RC-R188: every player has a disc in
+    each of the three sectors, several on the same card."""
     rows = {r["name"]: r for r in score_position(EXAMPLES / "example_tie_break_and_pigs.json")}
     assert (rows["Ada"]["score"], rows["Ada"]["score_pigs"], rows["Ada"]["faction"]) == (46, 4, "Dorian")
     assert rows["Bo"]["score"] == rows["Cy"]["score"] == 48

@@ -76,7 +76,7 @@ def test_worked_example_1_full_final_scoring():
 # ---- path cards -------------------------------------------------------------------------------------
 
 def test_every_player_scores_every_base_and_only_own_bonuses(content, tables):
-    """RC-E4, RC-E5: all six bases for everyone; a card's bonus only with your disc on it."""
+    """RC-E4, RC-E5, RC-R187: all six bases for everyone; a card's bonus only with your disc on it."""
     e = end(content, 2, sides=(0,) * 6, tracks=[[7, 4, 2], [7, 4, 2]], discs=[disc("knowledge"), disc()])
     s = final_scoring(tables, e)
     assert s["score_path_knowledge"][0].tolist() == [15, 12]
@@ -119,15 +119,15 @@ def test_path_of_ancestors(content, tables, side, stones, expected):
 
 @pytest.mark.parametrize("side, n, expected", [(None, 3, 6), (0, 3, 12), (1, 3, 11), (1, 4, 18), (1, 1, 2)])
 def test_path_of_saints(content, tables, side, n, expected):
-    """RC-E13..E15: 2 per sanctuary; a: 2 more each; b: 5 per 2 (3 sanctuaries -> 5 extra)."""
+    """RC-E13 2 per sanctuary; RC-E14 a: 2 more each; RC-E15 b: 5 per 2 (3 sanctuaries -> 5 extra)."""
     e = end(content, sides=(0, 0, side or 0, 0, 0, 0), sanctuaries=n, discs=disc("saints") if side is not None else disc())
     assert sheet(tables, e)["score_path_saints"] == expected
 
 
 @pytest.mark.parametrize("side, expected", [(None, 9), (0, 9 + 2 * 5), (1, 9 + 3)])
 def test_path_of_efficiency(content, tables, side, expected):
-    """RC-E16..E18, RC-A25: printed points of all cards (slots included); a: 2 per yellow,
-    green, grey card; b: 3 per grey card."""
+    """RC-E16, RC-A25: printed points of all cards (slots included); RC-E17 a: 2 per yellow,
+    green, grey card; RC-E18 b: 3 per grey card."""
     e = end(content, sides=(0, 0, 0, side or 0, 0, 0), keys=keys(content, W0=1, Y1=2, G1=2, X4=1),
             discs=disc("efficiency") if side is not None else disc())
     assert sheet(tables, e)["score_path_efficiency"] == expected
@@ -147,8 +147,9 @@ def test_path_of_ambition(content, tables, side, artifacts, expected):
 
 @pytest.mark.parametrize("side, expected", [(None, 8 + 4 + 3), (0, 15 + 3 * 3), (1, 15 + 7)])
 def test_path_of_power(content, tables, side, expected):
-    """RC-E22..E25, RC-A28: tile points, board field = its track's value (white at 7 -> 8);
-    a: 3 per monument; b: tile monuments again (board fields not)."""
+    """RC-E22, RC-A28: tile points; RC-E23, RC-R140, RC-R141: a board field scores its track's
+    value (white at 7 -> 8); RC-E24 a: 3 per monument; RC-E25 b: tile monuments again (board
+    fields not)."""
     mt = [0] * len(content.monument_tiles)
     mt[0] = mt[3] = 1                            # M1 (4), M4 (3)
     e = end(content, sides=(0, 0, 0, 0, 0, side or 0), tracks=[7, 4, 2], board_monuments=[1, 0, 0],
@@ -160,12 +161,14 @@ def test_path_of_power(content, tables, side, expected):
 
 @pytest.mark.parametrize("crystals, followers, expected", [((2, 3, 1), 8, 6), ((0, 0, 0), 2, 0), ((1, 1, 0), 0, 1), ((0, 0, 3), 0, 3)])
 def test_leftover_resources(content, tables, crystals, followers, expected):
-    """RC-E26..E28: red = 2 white, purple = 3 white, plus followers on the board, 1 point per 3."""
+    """RC-E26 red = 2 white, purple = 3 white; RC-E27 plus followers on the board (a large one
+    is 3 units, RC-R78); RC-E28 1 point per 3, rounded down."""
     assert sheet(tables, end(content, crystals=list(crystals), followers=followers))["score_leftover"] == expected
 
 
 def test_purple_points_and_pig_farms(content, tables):
-    """RC-E43 purple points; RC-E44, RC-R214: 2 points per pig farm where a Dorian holder is present."""
+    """RC-E43, RC-R174, RC-R176: purple points count only at the end; RC-E44, RC-R214: 2 points
+    per pig farm where a Dorian holder is present."""
     s = sheet(tables, end(content, score=10, purple=4, pig_farms=3))
     assert (s["score_purple"], s["score_pigs"], s["score"]) == (4, 6, 20)
 
@@ -226,8 +229,8 @@ def test_score_is_the_sum_of_its_components(content, tables):
 # ---- winner and tie-breaks -----------------------------------------------------------------------
 
 def test_ranks_and_tie_breaks():
-    """RC-E45 most points; RC-E46..E48 ties broken by the white, then grey, then black track;
-    RC-E49 still tied players share the victory."""
+    """RC-E45 most points; ties broken by RC-E46 the white, RC-E47 then the grey, RC-E48 then
+    the black track; RC-E49 still tied players share the victory."""
     score = np.array([[50, 50, 50, 49], [40, 40, 40, 40], [30, 30, 20, 10]])
     tracks = np.array([[[3, 0, 0], [4, 0, 0], [2, 9, 9], [9, 9, 9]],        # white decides
                        [[5, 2, 0], [5, 3, 0], [5, 3, 1], [5, 3, 1]],        # grey then black; two share
@@ -266,7 +269,7 @@ def test_solo_components_count_for_one_card_only():
 
 
 def test_solo_goal_rules():
-    """RC-V13, RC-V14, RC-A54: keep_two needs both kept cards; keep_three any two of three."""
+    """RC-V13, RC-V14, RC-V18, RC-A54: keep_two needs both kept cards; keep_three any two of three."""
     c = comp(artifacts=(3, 0, 0, 0), stones=(1, 1, 1))
     cards = [("artifacts_one_colour", 3), ("stone_colours", 3), ("old_tribes", 3)]
     assert solo_goals(c, cards[:2], "keep_two") and not solo_goals(c, cards[1:], "keep_two")
