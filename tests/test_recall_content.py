@@ -238,7 +238,13 @@ def test_config_validation(raw, expected):
 
 
 def test_config_defaults_are_the_spec_defaults():
+    """The variant switches exist with the seed's rules as defaults: RC-V1 (random tribes) and
+    RC-V2..RC-V5 (custom tribe) as ``tribe_draft``, RC-V6, RC-V7 ``known_old_tribes``, RC-V8,
+    RC-V9 ``free_upgrade_choice``, RC-A10 sides."""
+    assert build(Config, {"tribe_draft": "custom", "known_old_tribes": True, "free_upgrade_choice": True},
+                 "x", "").tribe_draft == "custom"
     c = Config()
+    assert not c.known_old_tribes and not c.free_upgrade_choice
     assert (c.players, c.path_sides, c.tribe_draft, c.copy_field, c.dorian_presence, c.goal_stones,
             c.start_fields, c.event_abilities, c.max_decisions_per_turn) == (
         4, "all_a", "draft", "slot", "field", "total", "by_seat", "ask", 500)

@@ -278,7 +278,7 @@ def test_solo_goal_rules():
 
 
 def test_solo_game_scores_15_once_and_wins_only_with_two_goals(tmp_path):
-    """RC-V13, RC-V14 through a position file: 15 points for the two cards together; a loss
+    """RC-V13, RC-V14, RC-V17 (the score and the win/loss are reported) through a position file: 15 points for the two cards together; a loss
     (win share 0) when only one is met, the score still reported."""
     import json
     base = json.loads((EXAMPLES / "example_solo_two_goals.json").read_text())
