@@ -37,9 +37,8 @@ import numpy as np
 
 from sim.core import rng
 from sim.games.recall.content_types import (
-    ANY, ARTIFACT_COLOURS, BOARD_MONUMENT, CAMP, CRYSTAL_CODES, EXCAVATION, FOREST, GOAL_KINDS,
-    GRAIN, KEY_COLOURS, LETTERS, MONUMENT, MOUNTAIN, NONE, PATHS, START, TRACKS, VOLCANO, WATER,
-    Atom,
+    ANY, ARTIFACT_COLOURS, BOARD_MONUMENT, CAMP, EXCAVATION, FOREST, GOAL_KINDS, GRAIN, LETTERS,
+    MONUMENT, MOUNTAIN, NONE, PATHS, START, VOLCANO, WATER, Atom,
 )
 
 KINDS = ("draft", "start_field", "main", "effect", "choose", "units", "pay_move", "buy", "sell",
@@ -882,7 +881,7 @@ class RcOracle:
         return out
 
     def record(self, j):
-        """The Ability record of ability id j (a Multitool part carries its own event/hexagon: none)."""
+        """The Ability record of ability id j (a Multitool part: the common item it stands for)."""
         name, kind, idx, rec = self.abil[j]
         return rec
 
