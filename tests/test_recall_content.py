@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sim.core.config import build
@@ -277,3 +278,24 @@ def test_key_levels_fields_and_abilities(content):
     assert permanent == {"Aynir", "Colteron", "Dorian", "Lexander", "Noorderling", "Vinder"}
     events = {a.id: a.event for a in content.tribes + content.items if a.event}
     assert set(events) == {"Goliath", "J'He", "K-01", "Booster", "Decoder", "GPR", "Schokbron", "Vertolker"}
+
+
+def test_integer_tables_encode_every_effect(content):
+    """RC-A1, RC-A63: the engine's integer tables hold every effect of the content exactly
+    (decoding the atom table gives the parsed effects back), and the numeric tables agree."""
+    from sim.games.recall.tables import build_tables, decode
+    t = build_tables(content)
+    named = {("base", 1): content.base_fields[1], ("upgrade", 0, 1): content.upgrades[0].sides[1],
+             ("tribe", [x.id for x in content.tribes].index("Lentefee")): content.tribes[9].effect,
+             ("covered", 3, 3): content.board.artifact_rows.covered[3][3]}
+    for k, card in enumerate(content.key_cards):
+        named[("key", k)] = card.effect
+    for x, e in enumerate(content.base_fields):
+        named[("base", x)] = e
+    for u in content.upgrades:
+        named[("upgrade", u.letter, 0)], named[("upgrade", u.letter, 1)] = u.sides
+    for name, effect in named.items():
+        assert decode(t, t.effect_id[name]) == effect, name
+    assert t.atoms.dtype == np.int32 and t.tile_terrain.shape == (12, 7)
+    assert t.workshop_cost[2, 1].tolist() == [0, 0, 1] and t.monument_cost.shape == (5, 3)
+    assert t.scoring.track_points[7] == 8 and t.scoring.key_points.sum() == 1 * 3 + 2 * 5 + 3 * 4
