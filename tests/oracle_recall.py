@@ -295,6 +295,7 @@ class RcOracle:
         self.old_tribe = [-1] * 3                # set by the draft (RC-S36, RC-S37)
         self.item_stack = [[], [], []]
         self.space = 1
+        self.rounds_played = 0
         self.turns = 0
         self.active = -1
         self.turn = None                        # the pending-effects record of a PLAY turn
@@ -1345,6 +1346,7 @@ class RcOracle:
             kind = tb.kind(space)
             for p in range(self.n):                         # RC-R3
                 yield from self.guarded(p, kind)
+            self.rounds_played += 1
         self.space = tb.spaces                              # RC-E1, RC-E2
         self.final_scoring()
 
@@ -1836,7 +1838,7 @@ class RcOracle:
                 if self.terr[f] == BOARD_MONUMENT:
                     t = ct.map.board_monuments[f - self.bm_first].track
                     board += kn.points[self.trk[p][t]]
-                else:
+                elif f in self.mon_tile:                       # no tile was left: no points
                     tiles += ct.monument_tiles[self.mon_tile[f]].points
         return card.base * (tiles + board), (card.a * self.mons[p] if side == 0 else card.b * tiles)
 
@@ -1867,7 +1869,7 @@ class RcOracle:
             out[f"rc_plays_{LETTERS[l]}"] = [self.plays[p][l] for p in range(n)]
         out["rc_unlocked"] = [sum(self.unlocked[p]) for p in range(n)]
         out["rc_goal_met"] = list(self.goal_ok)
-        out["rounds"] = self.ct.time_board.spaces - 1
+        out["rounds"] = self.rounds_played
         out["turns"] = self.turns
         out["rc_guard_hits"] = self.guard_hits
         out["start_slot"] = self.start_slot
