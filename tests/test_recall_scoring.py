@@ -294,3 +294,76 @@ def test_solo_game_scores_15_once_and_wins_only_with_two_goals(tmp_path):
 
 def test_goal_kinds_cover_the_seed_list():
     assert len(GOAL_KINDS) == 11          # 13 seed conditions; E30/E31 and E32/E33 share a kind with n
+
+
+# ---- cross-check with the oracle's own final scoring ---------------------------------------------
+
+def _end_from_oracle(o, content):
+    """The oracle's end-of-game state as the engine's scoring arrays (and solo components)."""
+    n, K, M, G = o.n, len(content.key_cards), len(content.monument_tiles), len(content.goal_cards)
+    e = end(content, n)
+    comps = []
+    for p in range(n):
+        for k in o.cards_owned(p):
+            e.keys[0, p, k] += 1
+        built = []
+        for f in range(o.NF):
+            b = o.bld[p][f]
+            if b < 0:
+                continue
+            if o.bm_first <= f < o.river_first:
+                e.board_monuments[0, p, content.map.board_monuments[f - o.bm_first].track] = 1
+            elif b == 2:
+                e.monument_tiles[0, p, o.mon_tile[f]] = 1
+            built.append((b, o.slot_of_field[f], frozenset(g for g in o.adj[f] if o.terr[g] == 8)))
+        for pos in o.paths[p]:
+            if pos >= 0:
+                e.discs[0, p, pos] = 1
+        for g in o.goals[p]:
+            e.goals[0, p, g] = 1
+        e.score[0, p], e.purple[0, p], e.tracks[0, p] = o.score[p], o.purple[p], o.trk[p]
+        e.stones[0, p], e.sanctuaries[0, p] = o.stones[p][:3], sum(o.sanct[p])
+        e.artifacts[0, p], e.crystals[0, p], e.followers[0, p] = o.arts[p], o.cr[p], o.on_board(p)
+        e.upgrade_tiles[0, p] = sum(x >= 0 for x in o.upg[p])
+        e.old_tribes[0, p] = sum(o.unlocked[p])
+        e.camps[0, p], e.area_tiles[0, p] = len(o.camps_next_to(p)), len(o.built_slots(p))
+        e.pig_farms[0, p] = sum(o.farm[f] and o.dorian_present(p, f) for f in range(o.NF)) if o.dorian(p) else 0
+        comps.append(Components(tuple(o.arts[p]), tuple(o.stones[p][:3]), int(e.upgrade_tiles[0, p]),
+                                len(o.cards_owned(p)), sum(o.unlocked[p]), tuple(built)))
+    e.path_card[0], e.path_side[0] = o.path_at, o.side_at
+    assert (K, M, G) == (e.keys.shape[2], e.monument_tiles.shape[2], e.goals.shape[2])
+    return e, comps
+
+
+@pytest.mark.parametrize("players, extra", [(1, {}), (2, {"path_sides": "random"}), (3, {"path_sides": "random"}),
+                                            (4, {"tribe_draft": "random", "path_sides": "random"})])
+def test_scoring_agrees_with_the_oracle_on_random_games(players, extra):
+    """Cross-check: random oracle games scored by scoring.py give the oracle's score sheet
+    (every component, total, rank and win share; RC-E3..E49, RC-V13, RC-V14)."""
+    import random
+
+    from tests.oracle_recall import RcOracle
+    cfg = Config(players=players, **extra)
+    content = load_content(cfg)
+    t = scoring_tables(content)
+    for game in range(12):
+        o = RcOracle(cfg, content, 21, game)
+        r = random.Random(game)
+        while not o.done:
+            o.step(r.choice(o.legal_list()))
+        e, comps = _end_from_oracle(o, content)
+        solo = None
+        if players == 1:
+            cards = [(GOAL_KINDS[content.goal_cards[g].kind], content.goal_cards[g].n) for g in o.goals[0]]
+            solo = np.array([[solo_goals(comps[0], cards, cfg.solo_goals, cfg.goal_stones)]])
+        mine = final_scoring(t, e, cfg.goal_stones, solo)
+        theirs = o.sheet()
+        for part in ("score_track", "score_leftover", "score_pigs", "score_purple", "score_goal"):
+            assert mine[part][0].tolist() == theirs[part], (game, part)
+        for path in PATHS:
+            assert mine[f"score_path_{path}"][0].tolist() == theirs[f"score_{path}"], (game, path)
+        assert mine["score"][0].tolist() == theirs["score"]
+        rank, share = ranks(mine["score"], e.tracks)
+        assert rank[0].tolist() == theirs["rank"]
+        if players > 1:
+            assert share[0].tolist() == theirs["win_share"]
