@@ -50,7 +50,7 @@ def test_colteron_volcano_move_and_permanent():
 
 
 def test_dorian_pig_farm_pigs_pay_and_move_and_score():
-    """RC-R210..R215, RC-E44, RC-A36, RC-A46, RC-A57, RC-A72: pigs pay first, move with a group, 2 per farm."""
+    """RC-R210, RC-R211, RC-R212, RC-R213, RC-R214, RC-R215, RC-E44, RC-A36, RC-A46, RC-A57, RC-A72: pigs pay first, move along, 2 per farm."""
     o = oracle()
     p = 0
     o.tribe[p] = tribe("Dorian")
@@ -72,7 +72,7 @@ def test_dorian_pig_farm_pigs_pay_and_move_and_score():
 
 
 def test_enterin_island_rewards_and_terrain():
-    """RC-R216..R219, RC-A50: an island on a free field next to p; rewards per neighbouring building field."""
+    """RC-R216, RC-R217, RC-R218, RC-R219, RC-A50: an island on a free field next to p; rewards per neighbouring building field."""
     o = oracle()
     p = 0
     o.tribe[p] = tribe("Enterin")
@@ -201,7 +201,7 @@ def test_noorderling_ring_on_a_camp():
 
 
 def test_vinder_raft_and_its_trigger():
-    """RC-R235..R239, RC-A49: raft on a free water field with 3 followers off the board; a removal next to it."""
+    """RC-R235, RC-R236, RC-R237, RC-R238, RC-R239, RC-A49: raft on free water, 3 followers off the board; a removal next to it."""
     o = oracle()
     p = 0
     o.tribe[p] = tribe("Vinder")

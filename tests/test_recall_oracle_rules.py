@@ -150,7 +150,7 @@ def test_example2_excavating_one_site_three_times():
 
 
 def test_example3_building_where_others_built():
-    """Spec example 3: RC-R119..R121, RC-R80, RC-R131..R135, RC-R144, RC-R145, RC-R40 (P7 uncovered)."""
+    """Spec example 3: RC-R115, RC-R119, RC-R120, RC-R121, RC-R80, RC-R131, RC-R133, RC-R134, RC-R135, RC-R136, RC-R144, RC-R145, RC-R40."""
     o = oracle()
     k = 2                                                      # slot N1
     plain_slot(o, k, GRAIN)
@@ -331,7 +331,7 @@ def test_slot_f_needs_an_earlier_field_and_copies_it():
 
 
 def test_start_cards_have_no_effects_and_slots_stay_used():
-    """RC-R17, RC-R18, RC-R21: a white card activates only the field; a full set of slots forces recall."""
+    """RC-R12, RC-R17, RC-R18, RC-R21: a white card activates only the field; a full set of slots forces recall."""
     o = oracle()
     p = 0
     o.slots[p] = [kind("W0")] * 6
@@ -348,7 +348,7 @@ def test_start_cards_have_no_effects_and_slots_stay_used():
 
 
 def test_payment_rule_converts_down_first():
-    """RC-A69, RC-R50..R52, RC-R75: a cost is legal when the fixed rule can pay it."""
+    """RC-A69, RC-R50, RC-R51, RC-R52, RC-R71, RC-R74, RC-R75: a cost is legal when the fixed rule can pay it."""
     o = oracle()
     o.cr[0] = [0, 0, 1]
     assert o.plan_payment(0, (1, 0, 0))[0] == [0, 1, 0]        # purple -> red + white, white paid
@@ -534,7 +534,7 @@ def test_solo_two_goals_need_separate_components():
 
 
 def test_special_round_path_choice_gives_dark_token():
-    """RC-R184..R188, RC-A9: sector k offers positions 2k and 2k+1; the disc and the dark token beside it."""
+    """RC-R184, RC-R185, RC-R186, RC-R188, RC-A9: sector k offers positions 2k and 2k+1; the disc and the dark token beside it."""
     o = oracle()
     o.active = 0
     o.dark[3] = [t.id for t in CT.dark_tokens].index("D2")      # VP:3 beside position 3
@@ -660,7 +660,7 @@ def test_field_c_d_e_printed_effects():
 
 
 def test_effects_in_any_order_and_end_drops_the_rest():
-    """RC-R14, RC-R15, RC-R16, RC-R19, RC-A59: pick any pending effect; END ends the turn."""
+    """RC-R14, RC-R15, RC-R16, RC-R19, RC-R20 (the pending list replaces the helper cubes), RC-A59: any order; END ends the turn."""
     o = oracle()
     p = 0
     o.active = p
@@ -690,7 +690,7 @@ def test_recall_recharges_stones_and_allows_empty_slots():
 
 
 def test_free_actions_only_in_windows_of_the_active_player():
-    """RC-R48, RC-R53, RC-R57, RC-R58, RC-R59, RC-A37, RC-A70: chests and abilities at the main choice."""
+    """RC-R9, RC-R48, RC-R53, RC-R57, RC-R58, RC-R59, RC-A37, RC-A70: chests and abilities at the main choice."""
     o = oracle()
     p = 0
     o.active = p
@@ -716,7 +716,7 @@ def test_chest_stack_reshuffles_the_discard_pile():
 
 
 def test_follower_gain_limited_by_supply_and_placed_on_one_field():
-    """RC-R76, RC-R80, RC-R82, RC-A39, RC-A73."""
+    """RC-R76, RC-R80, RC-R82, RC-A39, RC-A71, RC-A73 (units: RC-R54, RC-R55, RC-R79, RC-R81 need no action)."""
     o = oracle()
     p, f, g = 0, field(o, "L.1"), field(o, "L.2")
     o.fol[p] = [0] * o.NF
@@ -741,7 +741,7 @@ def test_upgrade_crystal_development_and_conversion_bounds():
 
 
 def test_monument_order_and_tile_reward_for_everyone():
-    """RC-R137..R143, RC-A22, RC-A28: bottom first, increasing cost; the first chooses the tile, all gain it."""
+    """RC-R137, RC-R138, RC-R139, RC-R140, RC-R142, RC-R143, RC-A22, RC-A28: bottom first; the first chooses the tile, all gain it."""
     o = oracle()
     k = 2
     plain_slot(o, k, GRAIN)
@@ -805,3 +805,63 @@ def test_path_and_goal_rounds_on_their_spaces():
         o.step(legal[0])
     assert seen == {(5, "path"), (11, "path"), (15, "path"), (9, "goal")}
     assert all(min(x) >= 0 for x in o.paths)
+
+
+def test_moves_of_one_movement_for_several_groups():
+    """RC-R83, RC-R84, RC-R85, RC-R86, RC-R87, RC-R89, RC-R91, RC-R92: part of a field, several groups, end early."""
+    o = oracle()
+    k = 2
+    plain_slot(o, k, GRAIN)
+    c = 7 * k
+    o.fol[0] = [0] * o.NF
+    o.fol[0][c] = 3
+    asked, _ = o.drive(o.movement(0, 3), [fld(o, c), fld(o, c + 1), o.A_COUNT + 0,     # 1 of 3 to d0
+                                           fld(o, c), fld(o, c + 3), o.A_COUNT + 1,     # 2 others to d3
+                                           o.A_END])                                    # third move lost
+    assert o.fol[0][c + 1] == 1 and o.fol[0][c + 3] == 2 and o.fol[0][c] == 0
+    assert [d[1] for d in asked].count("move_from") == 3
+
+
+def test_camp_reward_for_several_players_not_for_excavating():
+    """RC-R146, RC-R147, RC-R149: each player's first building next to a camp; excavating gives nothing."""
+    o = oracle()
+    k = 2
+    plain_slot(o, k, GRAIN)
+    c = 7 * k
+    o.terr[c], o.camp[c] = CAMP, 0                            # c1: K:white:2
+    o.terr[c + 1] = EXCAVATION
+    o.site[c + 1] = [1, 1, 1]
+    for q in (0, 1):
+        o.fol[q][c + 2] = 2
+        o.cr[q] = [5, 0, 0]
+    o.fol[0][c + 1] = 1
+    o.drive(o.excavate(0, c + 1), [])
+    assert o.trk[0][0] == 0
+    o.drive(o.build(0, WKS, c + 2), [opt(o, 0)])
+    o.drive(o.build(1, WKS, c + 2), [opt(o, 0)])
+    assert o.trk[0][0] == 2 and o.trk[1][0] == 2
+    assert o.enterable(0, c) and not o.can_build(0, WKS, c)
+
+
+def test_third_field_items_and_shared_thresholds():
+    """RC-R163, RC-R164, RC-R165, RC-R170, RC-R172, RC-R173: reveal, choose, rest stays; tokens and tribes shared."""
+    o = oracle()
+    o.light[0] = [t.id for t in CT.light_tokens].index("L5")   # VP:2 at white 4
+    o.drive(o.step_track(0, 0, 5), [opt(o, 1)])                 # third (item Horn), token, fifth
+    assert o.revealed[0] and o.items[0] == [item("Horn")] and o.item_stack[0] == [item("Pouch")]
+    o.drive(o.step_track(1, 0, 5), [])                           # the last item; the token again; unlocked too
+    assert o.score[0] == 3 and o.score[1] == 2 and o.unlocked[0][0] and o.unlocked[1][0]
+    o.drive(o.step_track(0, 0, 2), [])
+    assert o.score[0] == 3 and o.stones[0][3] == 2               # each threshold once per player
+
+
+def test_hourglass_one_space_per_round_then_the_end():
+    """RC-R4, RC-R5, RC-R7, RC-E1, RC-S22 (markers start at 0; discs placed in the path rounds)."""
+    o = RcOracle(Config(players=2), CT, 6, 3)
+    spaces = []
+    while not o.done:
+        spaces.append(o.space)
+        o.step(o.legal_list()[-1])
+    assert spaces == sorted(spaces) and 1 <= min(spaces) and max(spaces) == 17
+    assert {5, 9, 11, 15} <= set(spaces) and o.rounds_played == 17 and o.space == 18
+    assert all(o.paths[p] == [2 * k + (o.paths[p][k] % 2) for k in range(3)] for p in range(2))
