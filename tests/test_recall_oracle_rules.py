@@ -348,7 +348,7 @@ def test_start_cards_have_no_effects_and_slots_stay_used():
 
 
 def test_payment_rule_converts_down_first():
-    """RC-A69, RC-R50, RC-R51, RC-R52, RC-R71, RC-R74, RC-R75: a cost is legal when the fixed rule can pay it."""
+    """RC-A69, RC-R50, RC-R51, RC-R52, RC-R71, RC-R74, RC-R75, RC-A60 (unlimited supply): the fixed paying rule."""
     o = oracle()
     o.cr[0] = [0, 0, 1]
     assert o.plan_payment(0, (1, 0, 0))[0] == [0, 1, 0]        # purple -> red + white, white paid

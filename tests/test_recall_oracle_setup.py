@@ -11,7 +11,7 @@ from tests.test_recall_oracle_rules import CT, kind, oracle, opt
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_setup_draws_and_player_material(players):
-    """RC-S2..S4, RC-S7..S18, RC-S20..S27, RC-S29, RC-S36..S38, RC-V10, RC-V12, RC-V16, RC-A35, RC-A39."""
+    """RC-S2..S4, RC-S7..S18, RC-S20..S27, RC-S29, RC-S36..S38, RC-V10, RC-V12, RC-V16, RC-A35, RC-A39, RC-A61 (13 goals)."""
     o = RcOracle(Config(players=players), CT, 3, 7, start=False)
     assert sorted(o.light) == list(range(6)) and sorted(o.dark) == list(range(6))      # RC-S2, RC-S3
     assert sorted(o.path_at) == list(range(6)) and o.side_at == [0] * 6               # RC-S4, RC-S5
@@ -32,6 +32,7 @@ def test_setup_draws_and_player_material(players):
     assert on_map == symbols and sum(o.bag_art) == 24 - on_map                         # RC-S14, RC-S18
     sites = [f for f in range(o.NF) if o.terr[f] == EXCAVATION]
     assert all(len(o.site[f]) == 3 for f in sites) and sum(o.bag_stone) == 27 - 3 * len(sites)
+    assert len(CT.goal_cards) == 13
     per = 3 if players == 1 else 2
     assert all(len(g) == per for g in o.goals) and len({c for g in o.goals for c in g}) == per * players
     for p in range(players):                                                           # RC-S20..S26
@@ -144,7 +145,7 @@ def scored_player():
     ("power", 1, 16, 4),                      # RC-E25: tile monuments again
 ])
 def test_path_card_base_and_both_sides(path, side, base, bonus):
-    """RC-E3, RC-E4 (everyone scores the base), RC-E5 (the disc adds the bonus of the face-up side)."""
+    """RC-E3, RC-E4 (everyone scores the base), RC-E5 (the disc adds the bonus), RC-A24 (stones on abilities count)."""
     o, p = scored_player()
     card = CT.path_cards[[c.path for c in CT.path_cards].index(["knowledge", "ancestors", "saints", "efficiency",
                                                                   "ambition", "power"].index(path))]
