@@ -206,3 +206,22 @@ def test_content_files_are_relative_to_the_position(tmp_path):
     data["config"]["path_cards_file"] = "my_cards.csv"
     blue = score_position(write(tmp_path, data))[0]
     assert blue["score_path_knowledge"] == 2 * 12 + 3 and blue["score"] == 143 + 12
+
+
+def test_islands_take_forest_workshops_and_followers(tmp_path):
+    """RC-R217, RC-A50: an island counts as a forest field (a workshop and followers may stand on
+    it, the water field it covers included); it needs an Enterin holder (RC-R216)."""
+    data = copy.deepcopy(BASE)
+    data["players"][1]["tribe"] = "Enterin"
+    data["islands"] = ["N2:5"]                                  # a water field of T2
+    data["players"][1]["buildings"] = [{"kind": "workshop", "at": "N2:5"}]
+    data["players"][1]["followers"] = {"N2:5": 3}
+    red = score_position(write(tmp_path, data))[1]
+    assert red["score_leftover"] == 1 and red["faction"] == "Enterin"
+    data["players"][1]["tribe"] = "Ion"
+    with pytest.raises(InputError, match="islands are laid by an Enterin-ability holder"):
+        score_position(write(tmp_path, data, "no_enterin.json"))
+    data["players"][1]["tribe"] = "Enterin"
+    data["islands"] = ["N2:0"]                                  # a monument field
+    with pytest.raises(InputError, match=r"islands\[0\]: an island lies on a water, grain, forest or mountain"):
+        score_position(write(tmp_path, data, "bad_island.json"))

@@ -22,14 +22,16 @@ from sim.games.recall.board import Board, Fields, Layout, build_board, enterable
 from sim.games.recall.config import Config
 from sim.games.recall.content import load_content
 from sim.games.recall.content_types import (
-    ARTIFACT_COLOURS, BUILDINGS, CAMP, CRYSTALS, GOAL_KINDS, GRAIN, MONUMENT, PATHS, SIDES, TRACKS, VOLCANO,
+    ARTIFACT_COLOURS, BUILDINGS, CAMP, CRYSTALS, FOREST, GOAL_KINDS, GRAIN, MONUMENT, PATHS, SIDES, TRACKS, VOLCANO,
     WORKSHOP_TERRAINS, Content,
 )
 from sim.games.recall.scoring import (
     COMPONENTS, Components, EndState, final_scoring, ranks, scoring_tables, solo_goals,
 )
 
-TOP_KEYS = ("comment", "config", "path_cards", "board", "monument_tiles", "old_tribes", "pig_farms", "players")
+TOP_KEYS = ("comment", "config", "path_cards", "board", "monument_tiles", "old_tribes", "islands", "pig_farms",
+            "players")
+ISLAND_ON = ("water", "grain", "forest", "mountain")       # RC-R216
 PLAYER_KEYS = ("name", "tribe", "score", "purple", "tracks", "stones", "key_cards", "artifacts", "buildings",
                "crystals", "followers", "paths", "goals", "upgrade_tiles")
 
@@ -215,6 +217,19 @@ def load_position(path) -> Position:
     n = P = len(players)
     tribe_ids = [t.id for t in content.tribes]
 
+    # Enterin's islands (RC-R216, RC-R217, RC-A50): the field becomes water and forest
+    islands = []
+    for j, key in enumerate(rd.array(raw.get("islands", []), "islands")):
+        f = _field(rd, key, f"islands[{j}]", board, fl)
+        if content.map.terrains[fl.terrain[f]].name not in ISLAND_ON or f in islands or f in board.river:
+            rd.fail(f"islands[{j}]", f"an island lies on a water, grain, forest or mountain field of a tile, "
+                    f"at most one per field (RC-R216), got {key}")
+        islands.append(f)
+    if len(islands) > s.islands:
+        rd.fail("islands", f"{len(islands)} islands, the game has {s.islands} (RC-A36)")
+    for f in islands:
+        fl.terrain[f], fl.pigs[f] = FOREST, 0
+
     old = [""] * len(TRACKS)
     old_raw = rd.table(raw.get("old_tribes", {}), "old_tribes", TRACKS)
     for colour, tid in old_raw.items():
@@ -398,12 +413,16 @@ def load_position(path) -> Position:
     for j, key in enumerate(rd.array(raw.get("pig_farms", []), "pig_farms")):
         f = _field(rd, key, f"pig_farms[{j}]", board, fl)
         if fl.terrain[f] != GRAIN:
-            rd.fail(f"pig_farms[{j}]", f"a pig farm lies on a grain field, {key} is not one (RC-R210)")
+            rd.fail(f"pig_farms[{j}]", f"a pig farm lies on a grain field, {key} is not one (RC-R210; an island "
+                    "is no grain field, RC-A50)")
         if f in farms:
             rd.fail(f"pig_farms[{j}]", f"a second pig farm on {key} (at most 1 per grain field, RC-R211)")
         farms.append(f)
     if len(farms) > s.pig_farms:
         rd.fail("pig_farms", f"{len(farms)} pig farms, the game has {s.pig_farms} (RC-A36)")
+    if islands and not any("Enterin" in h for h in holders):
+        rd.fail("islands", "islands are laid by an Enterin-ability holder (RC-R216); no player has Enterin as "
+                "own tribe or unlocked old tribe")
     if farms and not any("Dorian" in h for h in holders):
         rd.fail("pig_farms", "pig farms are laid by a Dorian-ability holder (RC-R210); no player has Dorian as "
                 "own tribe or unlocked old tribe")
