@@ -135,7 +135,9 @@ def test_board_stats_command_prints_the_numbers(capsys):
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_setup_components(content, board, players):
-    """RC-S2..S18, RC-S27, RC-S32, RC-V12, RC-V16: what lies where after setup."""
+    """RC-S2..S18, RC-S27, RC-S32, RC-V12, RC-V16: what lies where after setup (RC-S13 one
+    artifact of each colour in the display, the rest in the bag; RC-S16, RC-V10 the right start
+    tile face down with 1-2 players; RC-S31 tribes and items shuffled separately)."""
     cfg = Config(players=players)
     s = st.deal(cfg, content, 3, 7, board)
     assert sorted(s.light_tokens) == list(range(6)) and sorted(s.dark_tokens) == list(range(6))     # RC-S2, RC-S3
@@ -157,6 +159,7 @@ def test_setup_components(content, board, players):
     dealt = [g for cards in s.goal_cards for g in cards]
     assert len(dealt) == len(set(dealt)) == (3 if players == 1 else 2 * players)                   # RC-S27, RC-V12
     assert len(s.tribe_display) == len(s.item_display) == players + 1                              # RC-S32
+    assert len(set(s.tribe_display)) == len(set(s.item_display)) == players + 1                    # RC-S31
     assert 0 <= s.start_slot < players                                                             # RC-S28
     assert s.start_fields == (1, 2, 3, 4)[:players]                                                # RC-S29, RC-A5
     old, stacks = st.old_tribes(content, 3, 7, s.tribe_display[:players], s.item_display[:players])
