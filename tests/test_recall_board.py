@@ -264,3 +264,10 @@ def test_old_tribes_after_the_draft(content, board):
         seen_unchosen |= s.tribe_display[2] in old
         assert len(content.tribes) - 2 - len(old) == 9 and len(content.items) - 2 - 12 == 4
     assert seen_unchosen
+
+
+def test_describe_command(capsys):
+    from sim.games.recall.describe import main
+    assert main(["--players", "2", "--seed", "3", "--game", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Recall setup: seed 3, game 1, 2 player(s)") and "R: face down (SR)" in out

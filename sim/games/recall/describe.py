@@ -70,3 +70,24 @@ def describe_setup(config, content: Content, seed: int, game_index: int) -> str:
         f"{TRACKS[k]}: {content.tribes[old[k]].id} [" + ", ".join(content.items[i].id for i in stacks[k]) + "]"
         for k in range(len(TRACKS))))
     return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    """``python -m sim.games.recall.describe [--seed S] [--game G] [--players N] [--path-sides X]``."""
+    import argparse
+
+    from sim.games.recall.config import Config
+    from sim.games.recall.content import load_content
+    parser = argparse.ArgumentParser(prog="python -m sim.games.recall.describe", description="Print one seeded Recall setup.")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", type=int, default=0)
+    parser.add_argument("--players", type=int, default=4, choices=(1, 2, 3, 4))
+    parser.add_argument("--path-sides", default="all_a")
+    args = parser.parse_args(argv)
+    config = Config(players=args.players, path_sides=args.path_sides)
+    print(describe_setup(config, load_content(config), args.seed, args.game))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
