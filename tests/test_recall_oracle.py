@@ -143,6 +143,52 @@ def test_replay_is_reproducible():
     assert c.log != a.log
 
 
+def shuffle_hidden(o, viewer, r):
+    """Change every piece of information ``viewer`` may not see (RC-A68), keeping what is public."""
+    r.shuffle(o.chest_stack)
+    for deck in o.decks.values():
+        r.shuffle(deck)
+    down = [k for k in range(o.NS) if not o.face_up[k]]
+    tiles = [o.slot_tile[k] for k in down]
+    r.shuffle(tiles)
+    for k, t in zip(down, tiles):
+        o.slot_tile[k] = t
+    hidden = [t for t in range(3) if not o.revealed[t]]
+    olds = [o.old_tribe[t] for t in hidden]
+    r.shuffle(olds)
+    for t, x in zip(hidden, olds):
+        o.old_tribe[t] = x
+    for t in hidden:
+        r.shuffle(o.item_stack[t])
+    unused = [g for g in range(len(o.ct.goal_cards)) if not any(g in o.goals[q] for q in range(o.n))]
+    for q in range(o.n):
+        if q != viewer:
+            held = sum(o.chests[q])
+            o.chests[q] = [0] * len(o.chests[q])
+            for _ in range(held):
+                o.chests[q][int(r.integers(len(o.chests[q])))] += 1
+            if unused:
+                o.goals[q] = [unused[int(r.integers(len(unused)))] for _ in o.goals[q]]
+
+
+def test_observation_ignores_hidden_information():
+    """RC-A68: an observation is the same when everything hidden from the viewer is shuffled."""
+    r = np.random.default_rng(5)
+    for players in (1, 3, 4):
+        cfg = Config(players=players)
+        o = RcOracle(cfg, content_for(cfg), 8, players)
+        while not o.done and o.space < 8:                      # mid-game: some tiles explored, cards drawn
+            o.step(choose(o, r, "busy"))
+        for viewer in range(players):
+            before = o.observation(viewer)
+            shuffle_hidden(o, viewer, r)
+            assert o.observation(viewer) == before
+        own = o.observation(0)["players"][0]
+        assert own["chests"] == o.chests[0] and own["goals"] == o.goals[0]
+        if players > 1:
+            assert "goals" not in o.observation(0)["players"][1]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Play many random Recall oracle games and check invariants.")
     ap.add_argument("--games", type=int, default=200)

@@ -10,8 +10,8 @@ Layout: ``RcOracle`` is assembled from one class per job, each in its own module
 (map, action space, setup draws), ``driving`` (interface, generator machinery), ``pieces``
 (payments, followers, points, tracks), ``rewards`` (the reward language), ``abilities``
 (stones, windows, events, coded tribes and items), ``board`` (movement, water, development,
-exploring), ``play`` (rounds, turns, recall, special rounds) and ``scoring``; ``common`` holds
-the names they share.
+exploring), ``play`` (rounds, turns, recall, special rounds), ``scoring`` and ``observe``
+(what a player may see); ``common`` holds the names they share.
 
 How it works (as the other oracles): the whole game is one generator, ``_play``. Game logic
 ``yield``s every decision as ``(decider, kind, legal actions)`` and receives the chosen action
@@ -42,6 +42,7 @@ from tests.oracle_recall.abilities import Abilities
 from tests.oracle_recall.board import Board
 from tests.oracle_recall.common import KINDS, MON, PARTS, SAN, WKS, TurnGuard
 from tests.oracle_recall.driving import Driving
+from tests.oracle_recall.observe import Observe
 from tests.oracle_recall.pieces import Pieces
 from tests.oracle_recall.play import Play
 from tests.oracle_recall.rewards import Rewards
@@ -51,7 +52,7 @@ from tests.oracle_recall.setup import Setup
 __all__ = ["KINDS", "MON", "PARTS", "SAN", "WKS", "RcOracle", "Oracle", "TurnGuard"]
 
 
-class RcOracle(Setup, Driving, Pieces, Rewards, Abilities, Board, Play, Scoring):
+class RcOracle(Setup, Driving, Pieces, Rewards, Abilities, Board, Play, Scoring, Observe):
     """One game of Recall, played decision by decision (see the module doc)."""
 
 
