@@ -222,3 +222,38 @@ def test_camp_and_area_tile_goals():
     for k in range(3):
         o.terr[7 * k + 2], o.camp[7 * k + 2] = 8, k
     assert o.camps_next_to(p) == {2, 9, 16} and o.goal_met(p, goal("GC12"))
+
+
+# ---------------------------------------------------------------- the contract's setup, two readings
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+@pytest.mark.parametrize("variant", [{}, {"path_sides": "random", "start_fields": "random"}])
+def test_setup_agrees_with_the_content_setup_module(players, variant):
+    """Model doc "Random draws": the oracle and ``sim.games.recall.setup.deal`` read every stream alike.
+
+    RC-S2..S18, RC-S27, RC-S28, RC-S31, RC-S32, RC-S36, RC-S37, RC-A10, RC-A35, RC-A66.
+    """
+    from sim.games.recall.setup import deal, old_tribes
+    cfg = Config(players=players, **variant)
+    for game in range(6):
+        o = RcOracle(cfg, CT, 13, game)
+        while o.kind in ("draft", "start_field"):
+            o.step(o.legal_list()[-1])
+        d = deal(cfg, CT, 13, game)
+        assert d.start_slot == o.start_slot
+        assert list(d.light_tokens) == o.light and list(d.dark_tokens) == o.dark
+        assert list(d.path_cards) == o.path_at and list(d.path_sides) == o.side_at
+        assert list(d.monument_tiles) == o.mon_display and list(d.upgrade_letters) == o.symbol_letter
+        assert list(d.chest_stack) == o.chest_stack
+        assert list(d.green_deck) == o.display[2] + o.decks[2] and list(d.grey_deck) == o.display[3] + o.decks[3]
+        assert list(d.layout.tile) == o.slot_tile and list(d.layout.face_up) == o.face_up
+        assert [d.layout.rotation[k] for k in range(o.NS) if o.face_up[k]] == [o.rotation[k] for k in range(o.NS) if o.face_up[k]]
+        assert sorted(d.artifacts) == sorted((f, c) for f, c in enumerate(o.art) if c >= 0)
+        assert sorted((f, tuple(s)) for f, s in d.sites) == sorted((f, tuple(s)) for f, s in enumerate(o.site) if s)
+        assert list(d.bag_artifacts) == o.bag_art and list(d.bag_stones) == o.bag_stone and d.bag_draws == o.bag_draws
+        assert [list(g) for g in d.goal_cards] == o.goals
+        assert list(d.tribe_display) == o.tperm[:players + 1] and list(d.item_display) == o.iperm[:players + 1]
+        if players > 1:
+            assert list(d.start_fields) == [o.startno[o.start_field[j]] for j in range(players)]
+        tribes, stacks = old_tribes(CT, 13, game, set(o.tribe), {i for its in o.items for i in its})
+        assert list(tribes) == o.old_tribe and [list(s) for s in stacks] == o.item_stack
