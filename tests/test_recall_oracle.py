@@ -189,6 +189,51 @@ def test_observation_ignores_hidden_information():
             assert "goals" not in o.observation(0)["players"][1]
 
 
+def end_state(o):
+    """The oracle's end of game as the content scoring module's ``EndState`` (one game, batch of 1)."""
+    from sim.games.recall.scoring import EndState
+    ct, n = o.ct, o.n
+    M, K, G = len(ct.monument_tiles), o.K, len(ct.goal_cards)
+    board_mon = [[int(o.bld[p][o.bm_first + t] == 2) for t in range(3)] for p in range(n)]
+    tiles = [[int(any(o.bld[p][f] == 2 and o.mon_tile.get(f) == m for f in range(o.NF))) for m in range(M)]
+             for p in range(n)]
+    keys = [[o.avail[p][k] + o.slots[p].count(k) for k in range(K)] for p in range(n)]
+    discs = [[int(i in o.paths[p]) for i in range(6)] for p in range(n)]
+    farms = [sum(1 for f in range(o.NF) if o.farm[f] and o.dorian_present(p, f)) if o.dorian(p) else 0
+             for p in range(n)]
+    one = lambda rows: np.asarray([rows])
+    return EndState(
+        score=one(o.score), purple=one(o.purple), tracks=one(o.trk), stones=one([s[:3] for s in o.stones]),
+        sanctuaries=one([sum(x) for x in o.sanct]), board_monuments=one(board_mon), monument_tiles=one(tiles),
+        keys=one(keys), artifacts=one(o.arts), crystals=one(o.cr), followers=one([sum(f) for f in o.fol]),
+        discs=one(discs), path_card=np.asarray([[ct.path_cards[c].path for c in o.path_at]]),
+        path_side=np.asarray([o.side_at]), goals=one([[int(g in o.goals[p]) for g in range(G)] for p in range(n)]),
+        upgrade_tiles=one([sum(1 for x in u if x >= 0) for u in o.upg]), old_tribes=one([sum(u) for u in o.unlocked]),
+        camps=one([len(o.camps_next_to(p)) for p in range(n)]), area_tiles=one([len(o.built_slots(p)) for p in range(n)]),
+        pig_farms=one(farms))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_final_scoring_agrees_with_the_content_scoring_module(players):
+    """RC-E3..E49 read twice: the oracle's sheet equals ``sim.games.recall.scoring`` on random end states.
+
+    RC-E4, RC-E5, RC-E6, RC-E16, RC-E19, RC-E22, RC-E26, RC-E28, RC-E29, RC-E43, RC-E44, RC-E45.
+    """
+    from sim.games.recall.scoring import final_scoring, ranks, scoring_tables
+    cfg = Config(players=players, path_sides="random")
+    tables = scoring_tables(content_for(cfg))
+    for game in range(6):
+        o, _ = play(cfg, 21, game, check=False)
+        sheet = final_scoring(tables, end_state(o))
+        mine = o.sheet()
+        for name in ("knowledge", "ancestors", "saints", "efficiency", "ambition", "power"):
+            assert list(sheet[f"score_path_{name}"][0]) == mine[f"score_{name}"], name
+        for part in ("score_track", "score_leftover", "score_pigs", "score_purple", "score_goal", "score"):
+            assert list(sheet[part][0]) == mine[part], part
+        rank, share = ranks(sheet["score"], np.asarray([o.trk]))
+        assert list(rank[0]) == mine["rank"] and list(share[0]) == mine["win_share"]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Play many random Recall oracle games and check invariants.")
     ap.add_argument("--games", type=int, default=200)
