@@ -146,6 +146,8 @@ class Scoring:
             out["win_share"] = [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
         out["slot"] = list(self.slot_of)
         out["tribe"] = [self.ct.tribes[self.tribe[p]].id for p in range(n)]
+        out["faction"] = list(out["tribe"])
+        out["is_automa"] = [False] * n
         out["item"] = [self.ct.items[self.items[p][0]].id if self.items[p] else "" for p in range(n)]
         for k, v in self.stats.items():
             out[k] = list(v)
@@ -156,9 +158,10 @@ class Scoring:
         out["rounds"] = self.rounds_played
         out["turns"] = self.turns
         out["rc_guard_hits"] = self.guard_hits
+        out["end_reason"] = "hourglass"                    # RC-R7, RC-E1: the only end
         out["start_slot"] = self.start_slot
         return out
 
     def outcome(self) -> dict:
         sheet = self.sheet()
-        per_game = ("rounds", "turns", "rc_guard_hits", "start_slot")
+        per_game = ("rounds", "turns", "end_reason", "rc_guard_hits", "start_slot")
