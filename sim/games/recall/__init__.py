@@ -1,0 +1,1 @@
+"""Recall (1-4 players): content, board, setup, scoring and positions (docs/recall_content.md)."""
