@@ -116,6 +116,34 @@ def cmd_score(args) -> int:
     return 0
 
 
+def cmd_describe(args) -> int:
+    """Print one seeded setup of a game (board, water, start fields, offers), from its defaults
+    and ``--config KEY=VALUE`` settings (values in TOML syntax)."""
+    import tomllib
+
+    from sim.core.config import build
+    from sim.core.game import game_names, get_game
+
+    if args.game not in game_names():
+        raise InputError("command line", "GAME", f"unknown game {args.game!r}; expected one of {', '.join(game_names())}")
+    game = get_game(args.game)
+    if not hasattr(game, "describe_setup"):
+        raise InputError("command line", "GAME", f"{args.game} has no setup description; "
+                         "`python -m sim replay` prints a game's setup and play")
+    raw = {}
+    for item in args.config or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise InputError("command line", "--config", f"expected KEY=VALUE, got {item!r}")
+        try:
+            raw[key.strip()] = tomllib.loads(f"v = {value}")["v"]
+        except tomllib.TOMLDecodeError:
+            raw[key.strip()] = value              # a bare word: a string
+    config = build(game.Config, raw, "command line", "--config ")
+    print(game.describe_setup(config, game.load_content(config, "command line"), args.seed, args.game_index))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m sim", description="Monte Carlo simulation and balance analysis of board games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -145,6 +173,14 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("game", help="game name, e.g. red_rising")
     score.add_argument("position", help="position file (JSON, see docs/positions.md)")
     score.set_defaults(func=cmd_score)
+
+    describe = sub.add_parser("describe", help="print one seeded setup of a game (board, water areas, start fields)")
+    describe.add_argument("game", help="game name, e.g. recall")
+    describe.add_argument("--config", action="append", metavar="KEY=VALUE",
+                          help="a config setting (TOML value), e.g. players=2 (repeatable)")
+    describe.add_argument("--seed", type=non_negative_int, default=1, help="experiment seed (default 1)")
+    describe.add_argument("--game-index", type=non_negative_int, default=0, help="game index (default 0)")
+    describe.set_defaults(func=cmd_describe)
 
     from analyses import cli as analyses_cli
     analyses_cli.register(sub)
@@ -176,3 +212,6 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("interrupted: finished shards are kept; run the same command again to resume", file=sys.stderr)
         return 130
+    except BrokenPipeError:         # output piped into `head` and cut: not an error of ours
+        sys.stderr.close()
+        return 0

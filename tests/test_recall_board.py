@@ -13,7 +13,7 @@ from sim.games.recall.board_stats import measure
 from sim.games.recall.config import Config
 from sim.games.recall.content import load_content
 from sim.games.recall.content_types import CAMP, EXCAVATION, START, TERRAINS, WATER
-from sim.games.recall.describe import describe_setup
+from sim.games.recall.setup_view import describe_setup
 from sim.games.recall.game import GAME
 
 
@@ -267,7 +267,7 @@ def test_old_tribes_after_the_draft(content, board):
 
 
 def test_describe_command(capsys):
-    from sim.games.recall.describe import main
+    from sim.games.recall.setup_view import main
     assert main(["--players", "2", "--seed", "3", "--game", "1"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Recall setup: seed 3, game 1, 2 player(s)") and "R: face down (SR)" in out

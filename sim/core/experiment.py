@@ -240,5 +240,8 @@ def _load_game(source: Path, head: dict):
         raise InputError(source, "experiment.game", f"plug-in game {name!r} not found: {err}") from None
     except ImportError as err:
         raise InputError(source, "experiment.game", f"plug-in game {name!r} cannot be imported: {err}") from None
+    if not callable(getattr(game, "init", None)):
+        raise InputError(source, "experiment.game", f"{name!r} cannot be played yet: it has content, setup and "
+                         "scoring but no engine (see its docs); `python -m sim score` and `describe` work")
     paths = tuple(dict.fromkeys([*folders, *plugin_paths(), *([where] if where else [])]))
     return paths, game

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sim.games.recall.config import Config
 from sim.games.recall.content import content_hash, load_content
-from sim.games.recall.describe import describe_setup
+from sim.games.recall.setup_view import describe_setup
 
 
 class Recall:

@@ -73,12 +73,12 @@ def describe_setup(config, content: Content, seed: int, game_index: int) -> str:
 
 
 def main(argv=None) -> int:
-    """``python -m sim.games.recall.describe [--seed S] [--game G] [--players N] [--path-sides X]``."""
+    """``python -m sim.games.recall.setup_view [--seed S] [--game G] [--players N] [--path-sides X]``."""
     import argparse
 
     from sim.games.recall.config import Config
     from sim.games.recall.content import load_content
-    parser = argparse.ArgumentParser(prog="python -m sim.games.recall.describe", description="Print one seeded Recall setup.")
+    parser = argparse.ArgumentParser(prog="python -m sim.games.recall.setup_view", description="Print one seeded Recall setup.")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", type=int, default=0)
     parser.add_argument("--players", type=int, default=4, choices=(1, 2, 3, 4))
