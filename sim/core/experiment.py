@@ -8,13 +8,14 @@ documented in docs/experiments.md.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import itertools
 import tomllib
 from pathlib import Path
 
 from sim.core import config as cfg
 from sim.core.errors import InputError
-from sim.core.hashing import stable_hash
+from sim.core.hashing import bytes_hash, files_hash, module_source_hash, normalised, stable_hash
 from sim.core.game import game_names, get_game, is_game
 
 SECTIONS = ("experiment", "config", "seats", "variants", "sweep")
@@ -56,16 +57,32 @@ class Experiment:
             _CONTENT_CACHE[key] = cache
         return cache
 
-    def config_hash(self, variant: str) -> str:
-        """16 hex digits identifying the resolved config, the content and the strategies."""
+    def hash_parts(self, variant: str, strategies=None) -> dict:
+        """What identifies a variant's results, one hash per part: the resolved config (content
+        files by their bytes, not their path), the loaded content, the seats and the engine
+        (its package's files). With the seats' ``strategies`` (as the runner makes them), their
+        parameters count as resolved (a default given = omitted) and their code counts too."""
         game = self.game_module()
-        payload = {
-            "game": self.game,
-            "config": cfg.as_dict(self.variants[variant]),
-            "content": game.content_hash(self.content(variant)),
-            "seats": [dataclasses.asdict(s) for s in self.seats],
+        config = self.variants[variant]
+        resolved = normalised(config)
+        for key, value in resolved.items():
+            if key.endswith("_file") and value:
+                resolved[key] = {"bytes": bytes_hash(Path(value).read_bytes())}
+        if strategies is None:
+            seats = [dataclasses.asdict(s) for s in self.seats]
+        else:
+            seats = [{"strategy": s.strategy, "params": normalised(st.params),
+                      "code": files_hash([inspect.getfile(type(st))])} for s, st in zip(self.seats, strategies)]
+        return {
+            "config": stable_hash({"game": self.game, "config": resolved}),
+            "content": str(game.content_hash(self.content(variant))),
+            "seats": stable_hash(seats),
+            "engine": module_source_hash(type(game).__module__, self.game in game_names()),
         }
-        return stable_hash(payload)
+
+    def config_hash(self, variant: str, strategies=None) -> str:
+        """16 hex digits identifying the variant's results (``hash_parts`` of the variant)."""
+        return stable_hash(self.hash_parts(variant, strategies))
 
     def with_overrides(self, games=None, seed=None, chunk=None) -> "Experiment":
         changes = {k: v for k, v in (("games", games), ("seed", seed), ("chunk", chunk)) if v is not None}
@@ -96,7 +113,8 @@ def _require_int(source, place, value, low):
 
 
 def _resolve_files(raw: dict, base: Path) -> dict:
-    """Config keys ending in ``_file`` are paths relative to the experiment file."""
+    """Config keys ending in ``_file`` are paths relative to the experiment file, made absolute
+    here, once, so that workers in other folders read the same files."""
     out = dict(raw)
     for key, value in raw.items():
         if key.endswith("_file") and isinstance(value, str) and value:
@@ -106,7 +124,7 @@ def _resolve_files(raw: dict, base: Path) -> dict:
 
 
 def _build_config(game, raw: dict, source: Path, prefix: str):
-    resolved = _resolve_files(raw, source.parent)
+    resolved = _resolve_files(raw, source.resolve().parent)
     return cfg.build(game.Config, resolved, str(source), prefix)
 
 
@@ -201,5 +219,5 @@ def load_experiment(path) -> Experiment:
     for vname, conf in variants.items():
         if getattr(conf, "players", len(seats)) != len(seats):
             raise InputError(source, f"variants.{vname}.players", "a variant cannot change the number of players")
-    return Experiment(source, name, head["game"], head.get("description", ""), games, seed, chunk,
+    return Experiment(source.resolve(), name, head["game"], head.get("description", ""), games, seed, chunk,
                       seats, variants, dict(sweep))
