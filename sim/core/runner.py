@@ -264,7 +264,7 @@ def _backend(backend: str, scheduler: str | None, jobs: int):
     """Yields ``play(tasks) -> iterator of task results``, unordered, for the chosen backend."""
     if backend == "loky":
         if jobs == 1:
-            yield lambda tasks: (_play_task(*t) for t in tasks)
+            yield lambda tasks: (_play_task(*t) for t in tasks)     # in this process
         else:
             parallel = joblib.Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
             yield lambda tasks: _loky_results(parallel, tasks)
@@ -361,9 +361,10 @@ def run_experiment(exp: Experiment, make_strategies, out_root="results", jobs: i
                  for a, b in res.missing_ranges(covered[v], first_game, first_game + games, chunk))
         bar = _Progress(sum(c for c, _ in counts), sum(g for _, g in counts), progress)
         try:
-            for v, a, b, df in play(tasks):
-                res.write_shard(df, results_dir / v, a, b - 1)
-                bar.update(b - a)
+            with contextlib.closing(play(tasks)) as results:    # closing cancels what is left
+                for v, a, b, df in results:
+                    res.write_shard(df, results_dir / v, a, b - 1)
+                    bar.update(b - a)
         finally:
             bar.close()
     return results_dir
