@@ -296,7 +296,8 @@ def test_dask_interrupted_run_cancels_its_tasks_and_a_rerun_gives_the_same_rows(
 
 
 def test_dask_with_relative_out_and_content_paths_writes_where_the_client_is(cluster, tmp_path, monkeypatch):
-    """Workers run in another directory than the client: every path is resolved on the client."""
+    """Workers run in another directory than the client: every path is resolved on the client, the
+    workers get the loaded content itself and write nothing."""
     (tmp_path / "exp").mkdir()
     (tmp_path / "exp" / "faces.txt").write_text("6")
     (tmp_path / "exp" / "toy.toml").write_text(TOY.read_text().replace("target = 25", 'target = 25\nfaces_file = "faces.txt"'))

@@ -152,11 +152,12 @@ def _concat_outcomes(parts):
 
 
 def play_chunk(exp: Experiment, make_strategies, variant: str, first: int, stop: int,
-               config_hash: str | None = None) -> pl.DataFrame:
-    """Play games [first, stop) of one variant and return their long results rows."""
+               config_hash: str | None = None, content=None) -> pl.DataFrame:
+    """Play games [first, stop) of one variant and return their long results rows (``content``:
+    the variant's loaded content, else loaded here once per process)."""
     game = exp.game_module()
     config = exp.variants[variant]
-    content = exp.content(variant)
+    content = exp.content(variant) if content is None else content
     strategies = make_strategies(exp, variant, game, content)
     outcome, ids = play_games(game, config, content, strategies, exp.seed, np.arange(first, stop))
     meta = {"experiment": exp.name, "game_name": exp.game, "variant": variant,
@@ -164,9 +165,10 @@ def play_chunk(exp: Experiment, make_strategies, variant: str, first: int, stop:
     return res.long_table(outcome, meta, ids, [s.strategy for s in exp.seats])
 
 
-def _play_task(exp: Experiment, make_strategies, variant: str, first: int, stop: int, config_hash: str):
+def _play_task(exp: Experiment, make_strategies, variant: str, first: int, stop: int, config_hash: str,
+               content=None):
     """A worker's job: play one chunk and hand its rows back; the run's own process writes them."""
-    return variant, first, stop, play_chunk(exp, make_strategies, variant, first, stop, config_hash)
+    return variant, first, stop, play_chunk(exp, make_strategies, variant, first, stop, config_hash, content)
 
 
 def code_versions() -> dict:
@@ -261,13 +263,14 @@ def check_limits(exp: Experiment, first_game: int, games: int, jobs: int) -> Non
 
 @contextlib.contextmanager
 def _backend(backend: str, scheduler: str | None, jobs: int):
-    """Yields ``play(tasks) -> iterator of task results``, unordered, for the chosen backend."""
+    """Yields ``play(tasks, contents) -> iterator of task results``, unordered, for the chosen
+    backend (``contents``: variant -> loaded content, sent once to each Dask worker)."""
     if backend == "loky":
         if jobs == 1:
-            yield lambda tasks: (_play_task(*t) for t in tasks)     # in this process
+            yield lambda tasks, contents: (_play_task(*t, contents[t[2]]) for t in tasks)   # in this process
         else:
             parallel = joblib.Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
-            yield lambda tasks: _loky_results(parallel, tasks)
+            yield lambda tasks, contents: _loky_results(parallel, tasks)
         return
     if backend != "dask":
         raise InputError("command line", "--backend", f"expected 'loky' or 'dask', got {backend!r}")
@@ -279,7 +282,7 @@ def _backend(backend: str, scheduler: str | None, jobs: int):
     except (OSError, ValueError, TypeError) as err:
         raise InputError("command line", "--scheduler", f"cannot reach Dask scheduler {scheduler}: {err}") from None
     try:
-        yield lambda tasks: _dask_results(client, tasks)
+        yield lambda tasks, contents: _dask_results(client, tasks, contents)
     finally:
         client.close()
 
@@ -293,9 +296,10 @@ def _loky_results(parallel, tasks):
                        "memory?); the finished shards are kept: run the same command again") from None
 
 
-def _dask_results(client, tasks):
+def _dask_results(client, tasks, contents):
     """Tasks on a Dask cluster, a bounded window of them in flight; whatever ends the loop
-    (done, an error, Ctrl-C) cancels what is still queued or running."""
+    (done, an error, Ctrl-C) cancels what is still queued or running. The workers get the
+    loaded content (one copy each, reused by every task), so they read no files."""
     from dask.distributed import as_completed
     from distributed.client import FutureCancelledError
     from distributed.scheduler import KilledWorker
@@ -304,8 +308,11 @@ def _dask_results(client, tasks):
     window = 2 * max(1, sum(client.nthreads().values()))
     pending = set()
 
+    names = list(contents)
+    shared = dict(zip(names, client.scatter([contents[v] for v in names], broadcast=True, hash=False)))
+
     def submit(task):
-        future = client.submit(_play_task, *task, pure=False)
+        future = client.submit(_play_task, *task, shared[task[2]], pure=False)
         pending.add(future)
         return future
 
@@ -344,6 +351,7 @@ def run_experiment(exp: Experiment, make_strategies, out_root="results", jobs: i
     for v in variants:              # validates content and strategies before anything is written
         strategies = make_strategies(exp, v, exp.game_module(), exp.content(v))
         parts[v] = exp.hash_parts(v, strategies)
+    contents = {v: exp.content(v) for v in variants}
     results_dir = exp.results_dir(Path(out_root).absolute())
     if results_dir.exists() and not results_dir.is_dir():
         raise InputError(results_dir, None, "is a file, not a results folder; choose another --out")
@@ -361,7 +369,7 @@ def run_experiment(exp: Experiment, make_strategies, out_root="results", jobs: i
                  for a, b in res.missing_ranges(covered[v], first_game, first_game + games, chunk))
         bar = _Progress(sum(c for c, _ in counts), sum(g for _, g in counts), progress)
         try:
-            with contextlib.closing(play(tasks)) as results:    # closing cancels what is left
+            with contextlib.closing(play(tasks, contents)) as results:    # closing cancels what is left
                 for v, a, b, df in results:
                     res.write_shard(df, results_dir / v, a, b - 1)
                     bar.update(b - a)
