@@ -152,7 +152,7 @@ def _concat_outcomes(parts):
 
 
 def play_chunk(exp: Experiment, make_strategies, variant: str, first: int, stop: int,
-               config_hash: str | None = None, content=None) -> pl.DataFrame:
+               config_hash: str, content=None) -> pl.DataFrame:
     """Play games [first, stop) of one variant and return their long results rows (``content``:
     the variant's loaded content, else loaded here once per process)."""
     game = exp.game_module()
@@ -161,7 +161,7 @@ def play_chunk(exp: Experiment, make_strategies, variant: str, first: int, stop:
     strategies = make_strategies(exp, variant, game, content)
     outcome, ids = play_games(game, config, content, strategies, exp.seed, np.arange(first, stop))
     meta = {"experiment": exp.name, "game_name": exp.game, "variant": variant,
-            "config_hash": config_hash or exp.config_hash(variant, strategies), "seed": exp.seed}
+            "config_hash": config_hash, "seed": exp.seed}
     return res.long_table(outcome, meta, ids, [s.strategy for s in exp.seats])
 
 
@@ -358,12 +358,12 @@ def run_experiment(exp: Experiment, make_strategies, out_root="results", jobs: i
     run = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "first_game": first_game,
            "games": games, "chunk": chunk, "variants": variants, "code": code_versions()}
     with _backend(backend, scheduler, jobs) as play, res.locked(results_dir):
-        res.write_manifest(results_dir, res.check_manifest(results_dir, manifest_for(exp, parts, run)))
-        hashes = {v: stable_hash(p) for v, p in parts.items()}
-        covered = {}
+        manifest = res.check_manifest(results_dir, manifest_for(exp, parts, run))
+        covered = {v: res.covered_games(results_dir / v) for v in variants}     # refuses overlaps
+        res.write_manifest(results_dir, manifest)
         for v in variants:
             res.remove_partial_files(results_dir / v)
-            covered[v] = res.covered_games(results_dir / v)
+        hashes = {v: stable_hash(p) for v, p in parts.items()}
         counts = [res.missing_count(covered[v], first_game, first_game + games, chunk) for v in variants]
         tasks = ((exp, make_strategies, v, a, b, hashes[v]) for v in variants
                  for a, b in res.missing_ranges(covered[v], first_game, first_game + games, chunk))
