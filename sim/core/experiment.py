@@ -63,8 +63,8 @@ class Experiment:
         (its package's files). With the seats' ``strategies`` (as the runner makes them), their
         parameters count as resolved (a default given = omitted) and their code counts too."""
         game = self.game_module()
-        config = self.variants[variant]
-        resolved = normalised(config)
+        content = self.content(variant)         # first: a content file that is not there is an InputError
+        resolved = normalised(self.variants[variant])
         for key, value in resolved.items():
             if key.endswith("_file") and value:
                 resolved[key] = {"bytes": bytes_hash(Path(value).read_bytes())}
@@ -75,7 +75,7 @@ class Experiment:
                       "code": files_hash([inspect.getfile(type(st))])} for s, st in zip(self.seats, strategies)]
         return {
             "config": stable_hash({"game": self.game, "config": resolved}),
-            "content": str(game.content_hash(self.content(variant))),
+            "content": str(game.content_hash(content)),
             "seats": stable_hash(seats),
             "engine": module_source_hash(type(game).__module__, self.game in game_names()),
         }
