@@ -24,6 +24,7 @@ from pathlib import Path
 import polars as pl
 
 from sim.core.errors import InputError
+from sim.core.results import shard_ranges
 
 REQUIRED = {
     "experiment": pl.String, "game_name": pl.String, "variant": pl.String, "config_hash": pl.String,
@@ -221,7 +222,8 @@ def open_results(spec, results_root="results", variant: str | None = None) -> Re
     """Resolve a source (see module doc), check its shards and return a ``Results``.
 
     Raises ``InputError`` for: a path that is neither results nor an experiment file, no shards,
-    a missing schema column, mixed games, experiments, configs or seeds.
+    a missing schema column, two shards holding the same game, mixed games, experiments,
+    configs or seeds.
     """
     spec = str(spec)
     path_text, selected = _split_variant(spec)
@@ -266,6 +268,8 @@ def open_results(spec, results_root="results", variant: str | None = None) -> Re
                              f"({', '.join(exp.variants)}); run the experiment first")
         files = {v: files[v] for v in known}
     components = _check_schema(spec, files)
+    for paths in files.values():            # a game held by two shards would be counted twice
+        shard_ranges(paths)
     infos, game_name, experiment = _summarise(spec, files)
     order = list(exp.variants) if exp is not None else list((manifest or {}).get("variants", {}))
     names = [v for v in order if v in infos] + sorted(v for v in infos if v not in order)

@@ -13,8 +13,13 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.cliargs import EXIT_INPUT, non_negative_int, positive_int
+from sim.core.cliargs import EXIT_INPUT, number_type, positive_int
 from sim.core.errors import InputError
+from sim.core.results import MAX_GAME_INDEX, MAX_GAMES, MAX_SEED
+
+games_int = number_type(int, lambda v: 1 <= v <= MAX_GAMES, f"a positive integer up to {MAX_GAMES}")
+game_index = number_type(int, lambda v: 0 <= v <= MAX_GAME_INDEX, f"an integer from 0 to {MAX_GAME_INDEX}")
+seed_int = number_type(int, lambda v: 0 <= v <= MAX_SEED, f"an integer from 0 to {MAX_SEED} (2^63 - 1)")
 
 class _Parser(argparse.ArgumentParser):
     """argparse with exit status 2 and a one-line message for usage errors."""
@@ -24,9 +29,17 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_INPUT)
 
 
+def _interrupt_on_sigterm(signum, frame):
+    raise KeyboardInterrupt
+
+
 def cmd_run(args) -> int:
+    import signal
+
     from sim.core.experiment import load_experiment
     from sim.play import run_experiment
+
+    signal.signal(signal.SIGTERM, _interrupt_on_sigterm)      # a polite kill ends like Ctrl-C
 
     exp = load_experiment(args.experiment).with_overrides(games=args.games, seed=args.seed, chunk=args.chunk)
     out = run_experiment(exp, out_root=args.out, jobs=args.jobs, chunk=exp.chunk, backend=args.backend,
@@ -37,16 +50,24 @@ def cmd_run(args) -> int:
 
 
 def _experiment_for_replay(target: str):
-    """An experiment file, or a results folder whose manifest names its experiment file."""
+    """An experiment file, or a results folder whose manifest names its experiment file (an
+    absolute path, so replay works from any directory)."""
     from sim.core.experiment import load_experiment
-    from sim.core.results import read_manifest
+    from sim.core.hashing import bytes_hash
+    from sim.core.results import MANIFEST, read_manifest
 
     path = Path(target)
     if path.is_dir():
         manifest = read_manifest(path)
         if manifest is None:
             raise InputError(path, None, "no manifest.json: expected an experiment file or a results folder")
-        exp = load_experiment(manifest["experiment_file"])
+        file = Path(manifest.get("experiment_file", ""))
+        if not file.is_file():
+            raise InputError(path / MANIFEST, "experiment_file", f"the experiment file {file} is not there any more; "
+                             "replay the experiment file itself (python -m sim replay FILE --seed S)")
+        if manifest.get("experiment_file_hash") not in (None, bytes_hash(file.read_bytes())):
+            print(f"# note: {file} has changed since these results were written")
+        exp = load_experiment(file)
         return exp.with_overrides(seed=manifest["seed"]), path
     return load_experiment(path), None
 
@@ -62,13 +83,13 @@ def cmd_replay(args) -> int:
         raise InputError(exp.path, "variants", f"unknown variant {variant!r}; expected one of {', '.join(exp.variants)}")
     game = exp.game_module()
     config, content = exp.variants[variant], exp.content(variant)
-    print(f"# {exp.name} / {variant}: game {args.game}, seed {exp.seed}, config {exp.config_hash(variant)}")
+    strategies = make_strategies(exp, variant, game, content)
+    print(f"# {exp.name} / {variant}: game {args.game}, seed {exp.seed}, config {exp.config_hash(variant, strategies)}")
 
     def log(before, after, actions):
         for line in game.describe(before, after, int(actions[0])):
             print(line)
 
-    strategies = make_strategies(exp, variant, game, content)
     outcome, _ = play_games(game, config, content, strategies, exp.seed, np.array([args.game]), on_step=log)
     seats = outcome["per_seat"]
     print("# result")
@@ -150,12 +171,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="play an experiment and write its results shards")
     run.add_argument("experiment", help="experiment file (TOML)")
-    run.add_argument("--games", type=positive_int, help="number of games per variant (default: the file's)")
+    run.add_argument("--games", type=games_int, help="number of games per variant (default: the file's)")
     run.add_argument("--jobs", type=positive_int, default=1, help="parallel worker processes (default 1)")
     run.add_argument("--chunk", type=positive_int, help="games per chunk / shard (default: the file's)")
-    run.add_argument("--seed", type=non_negative_int, help="experiment seed (default: the file's)")
+    run.add_argument("--seed", type=seed_int, help="experiment seed (default: the file's)")
     run.add_argument("--out", default="results", help="results root folder (default results/)")
-    run.add_argument("--first-game", type=non_negative_int, default=0, help="index of the first game (default 0)")
+    run.add_argument("--first-game", type=game_index, default=0, help="index of the first game (default 0)")
     run.add_argument("--variant", action="append", help="play only this variant (repeatable)")
     run.add_argument("--backend", default="loky", choices=["loky", "dask"], help="joblib backend (default loky)")
     run.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
@@ -164,9 +185,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser("replay", help="re-play one game alone and print every decision and its effect")
     replay.add_argument("target", help="experiment file or its results folder")
-    replay.add_argument("--game", type=non_negative_int, required=True, help="game index")
+    replay.add_argument("--game", type=game_index, required=True, help="game index")
     replay.add_argument("--variant", help="variant name (default: the first)")
-    replay.add_argument("--seed", type=non_negative_int, help="seed (default: the experiment's / the results')")
+    replay.add_argument("--seed", type=seed_int, help="seed (default: the experiment's / the results')")
     replay.set_defaults(func=cmd_replay)
 
     score = sub.add_parser("score", help="score a described end-of-game position (JSON)")
@@ -178,8 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
     describe.add_argument("game", help="game name, e.g. recall")
     describe.add_argument("--config", action="append", metavar="KEY=VALUE",
                           help="a config setting (TOML value), e.g. players=2 (repeatable)")
-    describe.add_argument("--seed", type=non_negative_int, default=1, help="experiment seed (default 1)")
-    describe.add_argument("--game-index", type=non_negative_int, default=0, help="game index (default 0)")
+    describe.add_argument("--seed", type=seed_int, default=1, help="experiment seed (default 1)")
+    describe.add_argument("--game-index", type=game_index, default=0, help="game index (default 0)")
     describe.set_defaults(func=cmd_describe)
 
     from analyses import cli as analyses_cli

@@ -103,28 +103,58 @@ def test_cli_bad_input_exits_2_with_one_line_and_writes_nothing(tmp_path, args, 
     assert not (tmp_path / "out").exists()
 
 
-def test_killed_run_resumes_without_duplicates_or_gaps(tmp_path):
-    """SIGKILL in the middle of a run: only complete shards remain; the same command finishes the job."""
-    import signal
-    import time
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
-    out = tmp_path / "r"
-    cmd = [sys.executable, "-m", "sim", "run", str(TOY), "--games", "6000", "--chunk", "50", "--out", str(out), "--quiet"]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env)
-    base = out / "toy_test" / "base"
-    deadline = time.time() + 60
-    while time.time() < deadline and len(list(base.glob("shard-*.parquet"))) < 3:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    kept = sorted(base.glob("shard-*.parquet"))
-    assert 3 <= len(kept) < 120, "the run was not interrupted in the middle"
-    for shard in kept:                      # every shard left behind is complete and readable
-        assert pl.read_parquet(shard).height == 50 * 3
-    again = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True)
-    assert again.returncode == 0, again.stderr
-    resumed = rows(out / "toy_test")
-    assert resumed.height == 6000 * 3
-    assert resumed.select(pl.struct("game", "seat").is_unique().all()).item()
-    fresh = rows(run_experiment(load_experiment(TOY), tmp_path / "fresh", games=6000, chunk=6000))
-    assert resumed.equals(fresh)
+def test_manifest_records_code_versions_the_experiment_file_and_resolved_configs(tmp_path):
+    import importlib.metadata
+    import platform
+
+    import numba
+    import numpy
+
+    out = run_experiment(load_experiment(TOY), tmp_path, games=10)
+    manifest = json.loads((out / "manifest.json").read_text())
+    code = manifest["runs"][0]["code"]
+    assert code["python"] == platform.python_version() and code["numpy"] == numpy.__version__
+    assert code["numba"] == numba.__version__ and code["polars"] == pl.__version__
+    assert code["boardsim"] == importlib.metadata.version("boardsim")
+    assert len(code["git_commit"]) == 40 and isinstance(code["git_modified"], bool)
+    assert manifest["experiment_file"] == str(TOY.resolve())
+    import hashlib
+    assert manifest["experiment_file_hash"] == hashlib.sha256(TOY.read_bytes()).hexdigest()[:16]
+    base = manifest["variants"]["base"]
+    assert base["config"] == {"players": 3, "target": 25, "bonus_points": 0, "faces_file": ""}
+    assert set(base["parts"]) == {"config", "content", "seats", "engine"}
+    assert pl.read_parquet(next((out / "base").glob("shard-*"))).get_column("config_hash").unique().to_list() \
+        == [base["config_hash"]]
+    run_experiment(load_experiment(TOY), tmp_path, games=20)              # a resume adds a run
+    assert [r["games"] for r in json.loads((out / "manifest.json").read_text())["runs"]] == [10, 20]
+
+
+def test_resume_after_an_engine_change_is_refused_saying_why_and_how_to_start_afresh(tmp_path, monkeypatch):
+    from sim.core.hashing import module_source_hash
+    (tmp_path / "pig_runner_plugin").mkdir()
+    (tmp_path / "pig_runner_plugin" / "__init__.py").write_text("")
+    engine = tmp_path / "pig_runner_plugin" / "engine.py"
+    engine.write_text((Path(__file__).parent / "toy_game.py").read_text())
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "pig.toml").write_text(TOY.read_text().replace("tests.toy_game", "pig_runner_plugin.engine"))
+    exp = load_experiment(tmp_path / "pig.toml")
+    run_experiment(exp, tmp_path / "r", games=10)
+    engine.write_text(engine.read_text() + "\n# a rule changed\n")
+    module_source_hash.cache_clear()
+    with pytest.raises(InputError, match=r"variant 'base' config hash \w+ vs \w+ \(changed: the game's engine code "
+                       r"or default data\).*choose another --out or delete the folder to start afresh"):
+        run_experiment(exp, tmp_path / "r", games=20)
+    assert rows(tmp_path / "r" / "toy_test").height == 10 * 3
+
+
+def test_replay_finds_the_experiment_file_from_any_directory(tmp_path, monkeypatch, capsys):
+    from sim import cli
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "toy.toml").write_text(TOY.read_text())
+    monkeypatch.chdir(tmp_path / "a")
+    assert cli.main(["run", "toy.toml", "--games", "20", "--out", "r", "--quiet"]) == 0
+    monkeypatch.chdir(tmp_path / "b")
+    capsys.readouterr()
+    assert cli.main(["replay", "../a/r/toy_test", "--game", "13"]) == 0
+    assert "# matches the stored results" in capsys.readouterr().out

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -21,6 +22,7 @@ class Config:
     players: int = field(default=2, metadata={"range": (2, 6)})
     target: int = field(default=30, metadata={"range": (1, 1000)})
     bonus_points: int = 0
+    faces_file: str = ""    # an optional content file (text: the die's faces), to test content paths
 
     def validate(self):
         return None
@@ -53,7 +55,7 @@ class Toy:
     Config = Config
 
     def load_content(self, config, source):
-        return {"faces": 6}
+        return {"faces": int(Path(config.faces_file).read_text()) if config.faces_file else 6}
 
     def content_hash(self, content):
         return "toy"

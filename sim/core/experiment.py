@@ -9,6 +9,7 @@ a plug-in game is code and is looked up only where the user allowed it (``sim.co
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import itertools
 import re
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 from sim.core import config as cfg
 from sim.core.datafiles import read_toml
 from sim.core.errors import InputError
-from sim.core.hashing import stable_hash
+from sim.core.hashing import bytes_hash, files_hash, module_source_hash, normalised, stable_hash
 from sim.core.wording import shown
 from sim.core.game import PluginNotFound, find_plugin, game_names, get_game, plugin_paths
 
@@ -62,16 +63,32 @@ class Experiment:
             _CONTENT_CACHE[key] = cache
         return cache
 
-    def config_hash(self, variant: str) -> str:
-        """16 hex digits identifying the resolved config, the content and the strategies."""
+    def hash_parts(self, variant: str, strategies=None) -> dict:
+        """What identifies a variant's results, one hash per part: the resolved config (content
+        files by their bytes, not their path), the loaded content, the seats and the engine
+        (its package's files). With the seats' ``strategies`` (as the runner makes them), their
+        parameters count as resolved (a default given = omitted) and their code counts too."""
         game = self.game_module()
-        payload = {
-            "game": self.game,
-            "config": cfg.as_dict(self.variants[variant]),
-            "content": game.content_hash(self.content(variant)),
-            "seats": [dataclasses.asdict(s) for s in self.seats],
+        content = self.content(variant)         # first: a content file that is not there is an InputError
+        resolved = normalised(self.variants[variant])
+        for key, value in resolved.items():
+            if key.endswith("_file") and value:
+                resolved[key] = {"bytes": bytes_hash(Path(value).read_bytes())}
+        if strategies is None:
+            seats = [dataclasses.asdict(s) for s in self.seats]
+        else:
+            seats = [{"strategy": s.strategy, "params": normalised(st.params),
+                      "code": files_hash([inspect.getfile(type(st))])} for s, st in zip(self.seats, strategies)]
+        return {
+            "config": stable_hash({"game": self.game, "config": resolved}),
+            "content": str(game.content_hash(content)),
+            "seats": stable_hash(seats),
+            "engine": module_source_hash(type(game).__module__, self.game in game_names()),
         }
-        return stable_hash(payload)
+
+    def config_hash(self, variant: str, strategies=None) -> str:
+        """16 hex digits identifying the variant's results (``hash_parts`` of the variant)."""
+        return stable_hash(self.hash_parts(variant, strategies))
 
     def with_overrides(self, games=None, seed=None, chunk=None) -> "Experiment":
         changes = {k: v for k, v in (("games", games), ("seed", seed), ("chunk", chunk)) if v is not None}
@@ -104,7 +121,8 @@ def _point_text(value) -> str:
 
 
 def _resolve_files(raw: dict, base: Path) -> dict:
-    """Config keys ending in ``_file`` are paths relative to the experiment file."""
+    """Config keys ending in ``_file`` are paths relative to the experiment file, made absolute
+    here, once, so that workers in other folders read the same files."""
     out = dict(raw)
     for key, value in raw.items():
         if key.endswith("_file") and isinstance(value, str) and value:
@@ -114,7 +132,7 @@ def _resolve_files(raw: dict, base: Path) -> dict:
 
 
 def _build_config(game, raw: dict, source: Path, prefix: str):
-    resolved = _resolve_files(raw, source.parent)
+    resolved = _resolve_files(raw, source.resolve().parent)
     return cfg.build(game.Config, resolved, str(source), prefix)
 
 
@@ -215,7 +233,7 @@ def load_experiment(path) -> Experiment:
     for vname, conf in variants.items():
         if getattr(conf, "players", len(seats)) != len(seats):
             raise InputError(source, f"variants.{vname}.players", "a variant cannot change the number of players")
-    return Experiment(source, name, head["game"], head.get("description", ""), games, seed, chunk,
+    return Experiment(source.resolve(), name, head["game"], head.get("description", ""), games, seed, chunk,
                       seats, variants, dict(sweep), paths)
 
 

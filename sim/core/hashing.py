@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
+import importlib.util
 import json
+from pathlib import Path
 
 
 def plain(value):
@@ -31,3 +34,43 @@ def content_hash(content) -> str:
     if dataclasses.is_dataclass(content) and hasattr(content, "sources"):
         content = dataclasses.replace(content, sources={})
     return stable_hash(content)
+
+
+def normalised(obj) -> dict:
+    """A config or parameter dataclass as a dict in which a number given as an int to a float
+    field reads as the float (``fleet = 3`` and ``fleet = 3.0`` are the same parameter)."""
+    out = {}
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        if f.type in (float, "float") and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        out[f.name] = plain(value)
+    return out
+
+
+def bytes_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def files_hash(paths) -> str:
+    """Hash of the files at ``paths`` (folders: every file below them but caches), by their bytes
+    and their names relative to the folder given, so it is the same in any checkout."""
+    digest = hashlib.sha256()
+    for root in sorted(Path(p) for p in paths):
+        files = [root] if root.is_file() else sorted(
+            f for f in root.rglob("*") if f.is_file() and "__pycache__" not in f.parts and f.suffix != ".pyc")
+        for f in files:
+            name = f.name if f == root else f.relative_to(root).as_posix()
+            digest.update(name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=None)
+def module_source_hash(module: str, whole_package: bool) -> str:
+    """The engine version of a game module: the hash of its package's files (code and default
+    data) with ``whole_package``, else of the module's own file. Once per process."""
+    spec = importlib.util.find_spec(module)
+    origin = Path(spec.origin)
+    if whole_package and spec.parent:
+        origin = origin.parent
+    return files_hash([origin])

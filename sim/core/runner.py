@@ -1,10 +1,11 @@
 """Play an experiment: chunks of games in parallel (joblib: loky, or Dask), one shard per chunk.
 
 A chunk is a range of game indices of one variant. Each chunk is played by ``play_games`` (the
-engine's loop: legal actions, strategies, step, until all games are over) and written as one
-shard. Chunks already on disk are skipped, so an interrupted run resumes where it stopped;
-since every random draw is keyed by (seed, game index), the rows do not depend on the chunk
-size, the number of jobs or the backend.
+engine's loop: legal actions, strategies, step, until all games are over) in a worker, and its
+rows come back to the run's process, which writes them as one shard while it holds the results
+folder's lock. Chunks already on disk (by the game ranges the shards record) are skipped, so an
+interrupted run resumes where it stopped; since every random draw is keyed by (seed, game
+index), the rows do not depend on the chunk size, the number of jobs or the backend.
 
 The runner is game- and strategy-agnostic: it receives what it plays, a ``make_strategies(exp,
 variant, game, content) -> [Strategy per seat]`` function (module level, so workers can unpickle
@@ -13,6 +14,7 @@ it). ``sim.play`` composes it with the strategy registry.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import sys
 import time
 from pathlib import Path
@@ -22,11 +24,13 @@ import numpy as np
 import polars as pl
 from threadpoolctl import threadpool_limits
 
+from sim.core import config as cfg
 from sim.core import results as res
 from sim.core import rng as rngmod
-from sim.core.errors import InputError
+from sim.core.errors import InputError, RunError
 from sim.core.experiment import Experiment
 from sim.core.game import take
+from sim.core.hashing import bytes_hash, stable_hash
 from sim.core.rng import StrategyRng
 
 COMPACT_FRACTION = 0.25   # drop finished games from the batch once this share is done
@@ -147,32 +151,64 @@ def _concat_outcomes(parts):
              "per_game": {k: v[order] for k, v in per_game.items()}}, ids[order])
 
 
-def play_chunk(exp: Experiment, make_strategies, variant: str, first: int, stop: int) -> pl.DataFrame:
-    """Play games [first, stop) of one variant and return their long results rows."""
+def play_chunk(exp: Experiment, make_strategies, variant: str, first: int, stop: int,
+               config_hash: str, content=None) -> pl.DataFrame:
+    """Play games [first, stop) of one variant and return their long results rows (``content``:
+    the variant's loaded content, else loaded here once per process)."""
     game = exp.game_module()
     config = exp.variants[variant]
-    content = exp.content(variant)
+    content = exp.content(variant) if content is None else content
     strategies = make_strategies(exp, variant, game, content)
     outcome, ids = play_games(game, config, content, strategies, exp.seed, np.arange(first, stop))
     meta = {"experiment": exp.name, "game_name": exp.game, "variant": variant,
-            "config_hash": exp.config_hash(variant), "seed": exp.seed}
+            "config_hash": config_hash, "seed": exp.seed}
     return res.long_table(outcome, meta, ids, [s.strategy for s in exp.seats])
 
 
-def _run_task(exp: Experiment, make_strategies, variant: str, first: int, stop: int,
-              variant_dir: str) -> tuple[int, float]:
-    started = time.perf_counter()
-    df = play_chunk(exp, make_strategies, variant, first, stop)
-    res.write_shard(df, Path(variant_dir), first, stop - 1)
-    return stop - first, time.perf_counter() - started
+def _play_task(exp: Experiment, make_strategies, variant: str, first: int, stop: int, config_hash: str,
+               content=None):
+    """A worker's job: play one chunk and hand its rows back; the run's own process writes them."""
+    return variant, first, stop, play_chunk(exp, make_strategies, variant, first, stop, config_hash, content)
 
 
-def manifest_for(exp: Experiment, variants) -> dict:
+def code_versions() -> dict:
+    """The versions that made the rows: this package (and its git commit), Python and libraries."""
+    import importlib.metadata
+    import platform
+    import subprocess
+
+    import numba
+
+    versions = {"python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__,
+                "polars": pl.__version__, "joblib": joblib.__version__}
+    try:
+        versions["boardsim"] = importlib.metadata.version("boardsim")
+    except importlib.metadata.PackageNotFoundError:
+        versions["boardsim"] = None
+    here = Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                               capture_output=True, text=True, timeout=10)
+        ok = commit.returncode == 0
+        versions["git_commit"] = commit.stdout.strip() if ok else None
+        versions["git_modified"] = bool(dirty.stdout.strip()) if ok else None
+    except (OSError, subprocess.SubprocessError):
+        versions["git_commit"] = versions["git_modified"] = None
+    return versions
+
+
+def manifest_for(exp: Experiment, parts: dict, run: dict) -> dict:
+    """What a results folder records: the experiment, each variant's resolved config and hashes,
+    and the run (code versions, games asked for)."""
     return {
         "version": res.MANIFEST_VERSION, "experiment": exp.name, "game_name": exp.game,
-        "experiment_file": str(exp.path), "seed": exp.seed,
-        "variants": {v: {"config_hash": exp.config_hash(v)} for v in variants},
+        "experiment_file": str(exp.path), "experiment_file_hash": bytes_hash(Path(exp.path).read_bytes()),
+        "seed": exp.seed,
+        "variants": {v: {"config_hash": stable_hash(p), "parts": p, "config": cfg.as_dict(exp.variants[v])}
+                     for v, p in parts.items()},
         "seats": [{"strategy": s.strategy, "params": s.params} for s in exp.seats],
+        "runs": [run],
     }
 
 
@@ -210,10 +246,31 @@ class _Progress:
             self.bar.close()
 
 
+def check_limits(exp: Experiment, first_game: int, games: int, jobs: int) -> None:
+    """The numbers a run accepts (results.MAX_*): int64 seeds and game indices, shard names."""
+    checks = [
+        ("experiment.seed", exp.seed, 0, res.MAX_SEED),
+        ("experiment.games", games, 1, res.MAX_GAMES),
+        ("--first-game", first_game, 0, res.MAX_GAME_INDEX + 1 - games),
+    ]
+    for place, value, low, high in checks:
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise InputError(exp.path, place, f"expected an integer from {low} to {high}, got {value!r}"
+                             + (f" (game indices end at {res.MAX_GAME_INDEX})" if place == "--first-game" else ""))
+    if jobs < 1 and jobs != -1:
+        raise InputError("command line", "--jobs", f"expected a positive number of jobs, got {jobs}")
+
+
 @contextlib.contextmanager
 def _backend(backend: str, scheduler: str | None, jobs: int):
+    """Yields ``play(tasks, contents) -> iterator of task results``, unordered, for the chosen
+    backend (``contents``: variant -> loaded content, sent once to each Dask worker)."""
     if backend == "loky":
-        yield {"n_jobs": jobs, "backend": "loky"}
+        if jobs == 1:
+            yield lambda tasks, contents: (_play_task(*t, contents[t[2]]) for t in tasks)   # in this process
+        else:
+            parallel = joblib.Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
+            yield lambda tasks, contents: _loky_results(parallel, tasks)
         return
     if backend != "dask":
         raise InputError("command line", "--backend", f"expected 'loky' or 'dask', got {backend!r}")
@@ -222,49 +279,100 @@ def _backend(backend: str, scheduler: str | None, jobs: int):
     from dask.distributed import Client
     try:
         client = Client(scheduler, timeout="20s")
-    except OSError as err:
+    except (OSError, ValueError, TypeError) as err:
         raise InputError("command line", "--scheduler", f"cannot reach Dask scheduler {scheduler}: {err}") from None
     try:
-        with joblib.parallel_config(backend="dask"):
-            yield {"n_jobs": -1}
+        yield lambda tasks, contents: _dask_results(client, tasks, contents)
     finally:
         client.close()
+
+
+def _loky_results(parallel, tasks):
+    from joblib.externals.loky.process_executor import BrokenProcessPool
+    try:
+        yield from parallel(joblib.delayed(_play_task)(*t) for t in tasks)
+    except BrokenProcessPool as err:
+        raise RunError("loky", None, f"a worker process died ({err.__class__.__name__}: killed, or out of "
+                       "memory?); the finished shards are kept: run the same command again") from None
+
+
+def _dask_results(client, tasks, contents):
+    """Tasks on a Dask cluster, a bounded window of them in flight; whatever ends the loop
+    (done, an error, Ctrl-C) cancels what is still queued or running. The workers get the
+    loaded content (one copy each, reused by every task), so they read no files."""
+    from dask.distributed import as_completed
+    from distributed.client import FutureCancelledError
+    from distributed.scheduler import KilledWorker
+
+    tasks = iter(tasks)
+    window = 2 * max(1, sum(client.nthreads().values()))
+    pending = set()
+
+    names = list(contents)
+    shared = dict(zip(names, client.scatter([contents[v] for v in names], broadcast=True, hash=False)))
+
+    def submit(task):
+        future = client.submit(_play_task, *task, shared[task[2]], pure=False)
+        pending.add(future)
+        return future
+
+    running = as_completed([submit(t) for t in itertools.islice(tasks, window)])
+    try:
+        for future in running:
+            pending.discard(future)
+            yield future.result()
+            for task in itertools.islice(tasks, 1):
+                running.add(submit(task))
+    except (KilledWorker, FutureCancelledError) as err:
+        raise RunError("dask", None, f"a worker died or the task was lost ({err.__class__.__name__}); "
+                       "the finished shards are kept: run the same command again") from None
+    finally:
+        if pending:
+            client.cancel(list(pending), force=True)
 
 
 def run_experiment(exp: Experiment, make_strategies, out_root="results", jobs: int = 1, chunk: int | None = None,
                    backend: str = "loky", scheduler: str | None = None, variants=None,
                    first_game: int = 0, games: int | None = None, progress: bool = False) -> Path:
-    """Play games [first_game, first_game + games) of each selected variant; returns the results dir."""
+    """Play games [first_game, first_game + games) of each selected variant; returns the results dir.
+
+    Everything is checked before anything is written: the numbers, the variants, the content and
+    strategies, the backend, the lock of the results folder, the manifest. Workers only play;
+    this process writes every shard, so nothing writes into the folder once the run has ended.
+    """
     chunk = chunk or exp.chunk
     games = exp.games if games is None else games
-    if jobs < 1 and jobs != -1:
-        raise InputError("command line", "--jobs", f"expected a positive number of jobs, got {jobs}")
+    check_limits(exp, first_game, games, jobs)
     variants = list(variants or exp.variants)
     for v in variants:
         if v not in exp.variants:
             raise InputError(exp.path, "variants", f"unknown variant {v!r}; expected one of {', '.join(exp.variants)}")
+    parts = {}
     for v in variants:              # validates content and strategies before anything is written
-        make_strategies(exp, v, exp.game_module(), exp.content(v))
-    results_dir = exp.results_dir(out_root)
-    res.check_or_write_manifest(results_dir, manifest_for(exp, variants))
-    tasks = []
-    for v in variants:
-        vdir = results_dir / v
-        res.remove_partial_files(vdir)
-        for a, b in res.missing_ranges(res.covered_games(vdir), first_game, first_game + games, chunk):
-            tasks.append((v, a, b, str(vdir)))
-    bar = _Progress(len(tasks), sum(b - a for _, a, b, _ in tasks), progress)
-    try:
-        if not tasks:
-            return results_dir
-        with _backend(backend, scheduler, jobs) as options:
-            if options.get("n_jobs") == 1:
-                for v, a, b, d in tasks:
-                    bar.update(_run_task(exp, make_strategies, v, a, b, d)[0])
-            else:
-                parallel = joblib.Parallel(return_as="generator_unordered", **options)
-                for n, _seconds in parallel(joblib.delayed(_run_task)(exp, make_strategies, v, a, b, d) for v, a, b, d in tasks):
-                    bar.update(n)
-    finally:
-        bar.close()
+        strategies = make_strategies(exp, v, exp.game_module(), exp.content(v))
+        parts[v] = exp.hash_parts(v, strategies)
+    contents = {v: exp.content(v) for v in variants}
+    results_dir = exp.results_dir(Path(out_root).absolute())
+    if results_dir.exists() and not results_dir.is_dir():
+        raise InputError(results_dir, None, "is a file, not a results folder; choose another --out")
+    run = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "first_game": first_game,
+           "games": games, "chunk": chunk, "variants": variants, "code": code_versions()}
+    with _backend(backend, scheduler, jobs) as play, res.locked(results_dir):
+        manifest = res.check_manifest(results_dir, manifest_for(exp, parts, run))
+        covered = {v: res.covered_games(results_dir / v) for v in variants}     # refuses overlaps
+        res.write_manifest(results_dir, manifest)
+        for v in variants:
+            res.remove_partial_files(results_dir / v)
+        hashes = {v: stable_hash(p) for v, p in parts.items()}
+        counts = [res.missing_count(covered[v], first_game, first_game + games, chunk) for v in variants]
+        tasks = ((exp, make_strategies, v, a, b, hashes[v]) for v in variants
+                 for a, b in res.missing_ranges(covered[v], first_game, first_game + games, chunk))
+        bar = _Progress(sum(c for c, _ in counts), sum(g for _, g in counts), progress)
+        try:
+            with contextlib.closing(play(tasks, contents)) as results:    # closing cancels what is left
+                for v, a, b, df in results:
+                    res.write_shard(df, results_dir / v, a, b - 1)
+                    bar.update(b - a)
+        finally:
+            bar.close()
     return results_dir
