@@ -289,9 +289,11 @@ def test_example_10_7_final_tiebreak(tmp_path):
         "players": [{"name": "A", "first": 48, "retreat_tiles": [2]},
                     {"name": "B", "first": 45, "retreat_tiles": [4], "modifiers": 1},
                     {"name": "C", "first": 44, "retreat_tiles": [5]}],
-        "kingdoms": {"K6": {"capital": "A", "ordinary": {"A": 1}, "tiles": []},
-                     "K7": {"capital": "B", "ordinary": {"B": 1}, "tiles": []},
-                     "K8": {"capital": "C", "ordinary": {"C": 1}, "tiles": []}}}
+        # every ordinary territory taken (a capital is claimed last, AK-R14), each kingdom by its
+        # capital's holder alone and no first-place tile left: the age scoring adds nothing
+        "kingdoms": {"K6": {"capital": "A", "ordinary": {"A": 5}, "tiles": []},
+                     "K7": {"capital": "B", "ordinary": {"B": 6}, "tiles": []},
+                     "K8": {"capital": "C", "ordinary": {"C": 7}, "tiles": []}}}
     path = tmp_path / "p.json"
     path.write_text(json.dumps(position))
     rows = GAME.score_position(path)

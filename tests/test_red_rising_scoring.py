@@ -810,7 +810,7 @@ def test_bad_position_invalid_json_names_the_line(tmp_path):
 
 
 def test_bad_position_not_an_object(tmp_path):
-    assert "expected a JSON object" in error_of(write(tmp_path, "[1, 2]"))
+    assert "expected an object at the top level, got [1, 2]" in error_of(write(tmp_path, "[1, 2]"))
 
 
 def test_bad_position_missing_deck_file(tmp_path):
