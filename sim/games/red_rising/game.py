@@ -16,7 +16,7 @@ from sim.games.red_rising import actions as A
 from sim.games.red_rising import content as content_mod
 from sim.games.red_rising import deal, engine, log, zones
 from sim.games.red_rising.config import Config
-from sim.games.red_rising.endgame import RESULT_KEYS, final_scores
+from sim.games.red_rising.scoring import RESULT_KEYS, final_scores
 from sim.games.red_rising.scoring import score_final
 from sim.games.red_rising.state import END_REASONS, PILE_AUTOMA, PILE_DECK, UNKNOWN, State
 

@@ -16,7 +16,8 @@ kernel returns that game, ``engine.run`` grows the arrays (``state.grow_frames``
 kernel again.
 
 Compiled once per machine (``cache=True``: numba stores the machine code beside this module
-in ``__pycache__``); a process then pays only the loading of the cached code.
+in ``__pycache__``); a process then pays only the loading of the cached code. The cache is keyed
+on this file and on the sources whose constants it reads (``sim.core.kernel_cache``).
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+
+from sim.core import kernel_cache
 
 # No reference counting in the kernel (it allocates nothing: scratch buffers come with the arrays);
 # with it, every call between kernel functions would count references of every array it passes.
@@ -34,6 +37,9 @@ from sim.games.red_rising import actions as A
 from sim.games.red_rising import zones
 from sim.games.red_rising import program as PR
 from sim.games.red_rising import state as ST
+
+# The kernel compiles in constants of these modules: its cached code is keyed on their sources too.
+kernel_cache.watch(__file__, A, zones, PR, ST)
 
 # ---- constants (module globals are compile-time constants for numba) ---------------------------
 LEAD, SCOUT, LOC0, DECK_A, YES, NO, FACE0, OPP0, CARD0 = (A.LEAD, A.SCOUT, A.LOC0, A.DECK, A.YES, A.NO,
@@ -99,21 +105,6 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 _TO_UNIT = 1.0 / float(1 << 53)
-
-# Numba's cache keeps the values of these constants (they come from actions.py, zones.py, state.py
-# and program.py) and is refreshed only when *this* file changes: if one of them changes, this
-# fingerprint no longer matches and the import fails until it is updated here (which, being a
-# change of this file, recompiles the kernel).
-FINGERPRINT = "a9085a1f71f9f95e"
-
-
-def fingerprint() -> str:
-    import hashlib
-    values = sorted((k, v) for k, v in globals().items()
-                    if k.isupper() and isinstance(v, (int, float)) and not isinstance(v, bool))
-    values += sorted(A.KIND.items()) + sorted(ST.M.items())
-    return hashlib.blake2b(repr(values).encode(), digest_size=8).hexdigest()
-
 
 # ---- the arrays the kernel works on ---------------------------------------------------------------
 _STATE_FIELDS = ("where", "under", "top", "size", "hand_n", "res", "cap", "sovereign", "house", "automa",
@@ -1918,7 +1909,3 @@ def apply_batch(S, actions):
             S.waiting[g] = False
     return -1
 
-
-if fingerprint() != FINGERPRINT:
-    raise ImportError(f"sim/games/red_rising/kernel.py: the engine's constants changed (fingerprint {fingerprint()}); "
-                      "set FINGERPRINT to it, which also makes numba recompile the cached kernel")

@@ -33,6 +33,7 @@ _HAND_KINDS = (FOR_EACH, IF_WITH, IF_WITH_NO)
 
 COMPONENTS = ("score_cards", "score_fleet", "score_helium", "score_sovereign", "score_influence",
               "score_hand_penalty", "score_automa_base")
+RESULT_KEYS = COMPONENTS + ("score",)
 INFLUENCE_RATES = (4, 2, 1)          # per cube for first, second, any other place (RR-E13)
 
 
@@ -389,6 +390,12 @@ def score_final(content: Content, config, where, helium, fleet, cubes, sovereign
     out["score"] = sum(out[k] for k in COMPONENTS).astype(np.int32)
     out["rank"], out["win_share"] = rank_and_share(out["score"], holder)
     return out
+
+
+def final_scores(s) -> dict:
+    """``score_final`` on the current position of every game of a ``State``."""
+    return score_final(s.content, s.config, s.where, s.helium, s.fleet, s.cubes, s.sovereign,
+                       s.automa, s.parity)
 
 
 def wildcard_choices(content: Content, where, automa_seat, seats: int) -> list[dict[int, dict[str, str]]]:
