@@ -26,10 +26,9 @@ from numba import njit
 from sim.core import kernel_cache
 from sim.core.memo import per_object
 from sim.games.red_rising import actions as A
-from sim.games.red_rising import engine, kernel, program, zones
-from sim.games.red_rising import game as rr_game
+from sim.games.red_rising import engine, kernel, observe, program, zones
 from sim.games.red_rising import state as rr_state
-from sim.games.red_rising.game import observe_cards
+from sim.games.red_rising.observe import observe_cards
 from sim.games.red_rising.scoring import matches
 from strategies import registry
 from strategies.base import Strategy, StrategyRng
@@ -37,7 +36,7 @@ from strategies.generic import RandomStrategy
 
 # The whole-game driver compiles in the engine kernel, ``observe_cards`` and their constants: its
 # cached code (and this file's) is keyed on those sources too.
-kernel_cache.watch(__file__, kernel, rr_game, A, zones, rr_state, program)
+kernel_cache.watch(__file__, kernel, observe, A, zones, rr_state, program)
 
 KIND = A.KIND
 

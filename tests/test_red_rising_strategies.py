@@ -172,7 +172,7 @@ def test_observe_cards_equals_the_scrubbed_where():
     what the observation's ``where`` says: own cards, and count and value sum of unknown ones."""
     from numba import njit
 
-    from sim.games.red_rising.game import observe_cards
+    from sim.games.red_rising.observe import observe_cards
     from sim.games.red_rising.state import UNKNOWN
 
     @njit
