@@ -451,14 +451,11 @@ def test_apollo_places_the_top_deck_card_RR_R29_R30():
 
 @pytest.mark.parametrize("mode", ["top", "any"])
 def test_ceres_banishes_from_a_location_RR_R31_A13(mode):
-    """RR-R31, RR-A13."""
+    """RR-R31, RR-A13: "any" (the default, the seed's wording) any card of a location; "top" its top card."""
+    from sim.games.red_rising.content import apply_ceres_banish
+
     cfg = Config(players=2, ceres_banish=mode)
-    content = load_content(cfg) if False else CONTENT
-    if mode == "any":
-        houses = tuple(dataclasses.replace(h, on_sovereign=tuple(dataclasses.replace(o, position="any")
-                                                                 for o in h.on_sovereign))
-                       if h.name == "Ceres" else h for h in CONTENT.houses)
-        content = dataclasses.replace(CONTENT, houses=houses)
+    content = dataclasses.replace(CONTENT, houses=apply_ceres_banish(CONTENT.houses, mode))   # as load_content
     s = lay(GAME.init(cfg, content, np.arange(1), 0), houses=["Ceres", "Mars"], hands=[[], []], deck=F[:4])
     s = play(s, "scout", "loc:Luna")
     if mode == "top":
@@ -1165,6 +1162,124 @@ def test_position_value_and_describe():
     after = GAME.step(one, np.array([a]))
     lines = GAME.describe(before, after, a)
     assert lines and "P" in lines[0]
+
+
+# ---- wildcards in play (RR-A19, RR-R51, RR-R54) ---------------------------------------------------
+
+WILD_SPECIAL = {
+    "REVEAL": SPECIAL["REVEAL"],                  # reveal a Gold card: +2 helium
+    "GOLD": SPECIAL["GOLD"],
+    "GREYW": ("Grey", 1, {"colour_wildcard": True}),
+    "ORANGEW": ("Orange", 2, {"name_wildcard": True}),
+    "IFGOLD": ("Red", 3, {"deploy": (op("if", cond=("hand_has", Filter(colour=("Gold",))),
+                                        then=(op("gain", resource="fleet"),)),)}),
+    "DANAME": ("Green", 4, {"deploy": (op("deploy_another", filter=Filter(name=("GOLD",))),)}),
+    "STEALOWN": ("Obsidian", 6, {"deploy": (op("opponent", action="steal", selection="owner_chooses",
+                                               filter=Filter(colour=("Gold",))),)}),
+    "STEALACT": ("Obsidian", 7, {"deploy": (op("opponent", action="steal", selection="actor_chooses",
+                                               filter=Filter(colour=("Gold",))),)}),
+    "BAN2": ("White", 5, {"deploy": (op("banish_hand", count=2, filter=Filter(colour=("Gold",))),)}),
+}
+WILD = make_content(fillers=30, special=WILD_SPECIAL)
+WILD_NAMES = A.action_names([c.id for c in WILD.cards])
+
+
+def wild_game(hands):
+    s = GAME.init(Config(players=2), WILD, np.arange(1), 0)
+    return lay(s, hands=hands)
+
+
+def wplay(s, *actions):
+    for name in actions:
+        legal_now = [WILD_NAMES[a] for a in np.flatnonzero(GAME.legal_actions(s)[0])]
+        assert name in legal_now, f"{name} not legal in {kind(s)}: {legal_now}"
+        s = GAME.step(s, np.array([WILD_NAMES.index(name)]))
+    return s
+
+
+def wlegal(s):
+    return [WILD_NAMES[a] for a in np.flatnonzero(GAME.legal_actions(s)[0])]
+
+
+def test_a_grey_may_be_revealed_as_gold_for_a_deploy_ability_RR_A19_R54_R47():
+    """RR-A19, RR-R54: revealing a Gold card, the owner may show a Grey as Gold. With only the grey
+    in hand, the actor is asked first (optional: use the wildcard?): yes -> the grey is the only
+    candidate and +2 helium; no -> the op is not possible, no helium. With a printed Gold too,
+    no question: both cards are candidates."""
+    s = wplay(wild_game([["REVEAL", "GREYW"], []]), "lead", "card:REVEAL", "loc:Mars")
+    assert kind(s) == "optional" and wlegal(s) == ["yes", "no"]
+    used = wplay(s.copy(), "yes")
+    assert kind(used) == "target_card" and wlegal(used) == ["card:GREYW"]
+    used = wplay(used, "card:GREYW")
+    assert used.helium[0, 0] == 2 and kind(used) == "gain"
+    declined = wplay(s, "no")
+    assert declined.helium[0, 0] == 0 and kind(declined) == "gain"
+    s = wplay(wild_game([["REVEAL", "GREYW", "GOLD"], []]), "lead", "card:REVEAL", "loc:Mars")
+    assert kind(s) == "target_card" and wlegal(s) == ["card:GOLD", "card:GREYW"]
+
+
+def test_an_orange_may_take_a_name_for_deploy_another_RR_A19_R51():
+    """RR-A19, RR-R51: "deploy another card named GOLD": the orange card may bear that name."""
+    s = wplay(wild_game([["DANAME", "ORANGEW", "GREYW"], []]), "lead", "card:DANAME", "loc:Jupiter")
+    assert kind(s) == "optional"
+    s = wplay(s, "yes")
+    assert kind(s) == "target_card" and wlegal(s) == ["card:ORANGEW"]
+    s = wplay(s, "card:ORANGEW", "loc:Luna")
+    assert where_in(s, "ORANGEW") == L
+
+
+def where_in(s, cid):
+    return int(s.where[0, [c.id for c in WILD.cards].index(cid)])
+
+
+def test_a_hand_condition_may_use_a_wildcard_RR_A19():
+    """RR-A19 (W2): "if you have a Gold card": false by printed colours, a grey makes it true if
+    the owner wants: asked as optional; yes -> +1 fleet, no -> nothing."""
+    s = wplay(wild_game([["IFGOLD", "GREYW"], []]), "lead", "card:IFGOLD", "loc:Mars")
+    assert kind(s) == "optional"
+    assert wplay(s.copy(), "yes").fleet[0, 0] == 1
+    assert wplay(s, "no").fleet[0, 0] == 0
+    s = wplay(wild_game([["IFGOLD", "GOLD"], []]), "lead", "card:IFGOLD", "loc:Mars")
+    assert kind(s) == "gain" and s.fleet[0, 0] == 1                    # printed Gold: no question
+
+
+def test_opponents_wildcards_count_only_when_the_owner_picks_RR_A19():
+    """RR-A19 (W3): a steal of a Gold card. Owner chooses: the target may hand over its grey
+    instead of its Gold. Actor chooses: the owner declines, only the printed Gold. A target with
+    only a grey is not eligible (the op is not possible)."""
+    s = wplay(wild_game([["STEALOWN"], ["GOLD", "GREYW"]]), "lead", "card:STEALOWN", "loc:Mars", "opp:+1")
+    assert kind(s) == "target_card" and int(GAME.decider(s)[0]) == 1
+    assert wlegal(s) == ["card:GOLD", "card:GREYW"]
+    s = wplay(s, "card:GREYW")
+    assert where_in(s, "GREYW") == zones.hand(0)
+    s = wplay(wild_game([["STEALACT"], ["GOLD", "GREYW"]]), "lead", "card:STEALACT", "loc:Mars", "opp:+1")
+    assert kind(s) == "target_card" and int(GAME.decider(s)[0]) == 0 and wlegal(s) == ["card:GOLD"]
+    s = wplay(wild_game([["STEALOWN"], ["GREYW"]]), "lead", "card:STEALOWN", "loc:Mars")
+    assert kind(s) == "gain" and where_in(s, "GREYW") == zones.hand(1)
+
+
+def test_banish_hand_asks_again_when_only_wildcards_remain_RR_A19():
+    """RR-A19 (W1): "banish 2 Gold cards": the printed Gold first (the grey a candidate too), then
+    only the grey could be Gold: optional; no -> it stays in hand."""
+    s = wplay(wild_game([["BAN2", "GOLD", "GREYW"], []]), "lead", "card:BAN2", "loc:Mars")
+    assert kind(s) == "target_card" and wlegal(s) == ["card:GOLD", "card:GREYW"]
+    s = wplay(s, "card:GOLD")
+    assert kind(s) == "optional"
+    kept = wplay(s.copy(), "no")
+    assert where_in(kept, "GREYW") == zones.hand(0) and kind(kept) == "gain"
+    gone = wplay(s, "yes", "card:GREYW")
+    assert where_in(gone, "GREYW") == zones.BANISHED
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", [Config(players=2), Config(players=4)], ids=["2p", "4p"])
+def test_engine_matches_oracle_with_wildcards_in_play_RR_A19(config):
+    """RR-A19: engine and oracle agree decision by decision on a deck full of wildcards and of ops
+    that check colours and names in hands (own-hand choices, conditions, owners' picks)."""
+    check_engine_matches_oracle(config, make_content(fillers=40, special=dict(EXOTIC, **{
+        f"W{k}": w for k, w in enumerate([("Grey", 3, {"colour_wildcard": True}), ("Orange", 4, {"name_wildcard": True}),
+                                          ("Grey", 5, {"colour_wildcard": True, "name_wildcard": True})] * 3)},
+        **WILD_SPECIAL)), games=40, seed=6)
 
 
 # ---- the oracle on ops the default deck lacks ----------------------------------------------------
