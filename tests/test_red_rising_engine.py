@@ -1092,10 +1092,22 @@ def test_batch_independence():
         assert alone["per_game"]["turns"][0] == big["per_game"]["turns"][g]
 
 
-def test_illegal_action_is_rejected():
+def test_illegal_action_is_refused_naming_game_decision_and_action():
+    """GAME.step refuses an action outside the legal mask (sim.core.game.check_legal): the error
+    names the game index, the decision and the action, and the state is left as it was."""
+    from sim.core.game import IllegalActionError
+
     s = lay(new(), hands=[[], []])
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalActionError, match=rf"game 0, decision action: action {A.CARD0} \(card:"):
         GAME.step(s, np.array([A.CARD0]))
+    s = GAME.init(Config(players=3), BASE, np.array([7, 8, 9]), 2)
+    before = s.copy()
+    acts = np.array([A.LEAD, A.LEAD, A.DECK])                  # no gain decision yet: ``deck`` is illegal
+    with pytest.raises(IllegalActionError, match=r"game 9, decision action: action 6 \(deck\)"):
+        GAME.step(s, acts)
+    for name in ("b_i8", "b_i16", "b_i32", "b_bool", "b_legal"):
+        assert np.array_equal(getattr(s, name), getattr(before, name)), name
+    assert GAME.step(s, np.array([A.LEAD, A.LEAD, A.LEAD])).kind.tolist() == [A.KIND["deploy_card"]] * 3
 
 
 # ---- observation and sampled states --------------------------------------------------------------

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.game import IllegalActionError, check_legal
+from sim.core.memo import per_object
 from sim.games.red_rising import actions as A
 from sim.games.red_rising import kernel
 from sim.games.red_rising.state import BACKINGS, State, grow_frames
@@ -43,7 +45,7 @@ def run_to_end(s: State, driver, args_of) -> State:
     (random play) or a strategy's (strategies/red_rising.py). It returns -1 when every game is
     over, a game that needs more frames (they grow here, which lays out the state's arrays anew,
     hence ``args_of``; the driver is called again and goes on where it stopped), or -2 - g when
-    game g's answer ``bad[0]`` is illegal (``ValueError``, as in ``step``). Needs two games or
+    game g's answer ``bad[0]`` is illegal (``IllegalActionError``, as in ``step``). Needs two games or
     more (a one-game state has other array types).
     """
     if s.batch < 2:
@@ -58,8 +60,8 @@ def run_to_end(s: State, driver, args_of) -> State:
             grow_frames(s, s.frame.shape[1] + 1)
             continue
         g = -2 - g
-        raise ValueError(f"illegal action {int(bad[0])} in game {int(s.game_id[g])} "
-                         f"(decision {A.DECISION_KINDS[int(s.kind[g])]})")
+        raise IllegalActionError(f"game {int(s.game_id[g])}, decision {A.DECISION_KINDS[int(s.kind[g])]}: action "
+                                 f"{int(bad[0])} is not legal there")
 
 
 def play_uniform(s: State, keys, n_strategies: int) -> State:
@@ -91,16 +93,29 @@ def _as_pair(s: State, fn, *args) -> State:
 def step(s: State, actions) -> State:
     """Apply one action per game (ignored for games that are over) and run to the next decisions.
 
-    Updates ``s`` in place and returns it.
+    Updates ``s`` in place and returns it. An action outside its game's legal mask raises
+    ``IllegalActionError`` naming the game, the decision and the action, before anything changes
+    (``sim.core.game.check_legal``; the compiled whole-game drivers check inside the kernel).
     """
     actions = np.asarray(actions)
     if actions.shape != (s.batch,):
         raise ValueError(f"expected {s.batch} actions, got an array of shape {actions.shape}")
+    check_legal(s.legal, actions, s.waiting & ~s.done, s.game_id, _KIND_NAMES[s.kind], _action_names(s.content))
+    return _apply(s, actions.astype(np.int64))
+
+
+def _apply(s: State, actions) -> State:
+    """Store checked answers and run (a one-game state as a pair, ``_as_pair``)."""
     if s.batch == 1:
-        return _as_pair(s, step, np.concatenate([actions.astype(np.int64), [0]]))
+        return _as_pair(s, _apply, np.concatenate([actions, [0]]))
     arrays, _ = kernel.pack(s)
-    bad = kernel.apply_batch(arrays, actions.astype(np.int64))
-    if bad >= 0:
-        raise ValueError(f"illegal action {int(actions[bad])} in game {int(s.game_id[bad])} "
-                         f"(decision {A.DECISION_KINDS[int(s.kind[bad])]})")
+    kernel.apply_batch(arrays, actions)
     return run(s)
+
+
+_KIND_NAMES = np.asarray(A.DECISION_KINDS)
+
+
+@per_object
+def _action_names(content) -> list[str]:
+    return A.action_names([c.id for c in content.cards])

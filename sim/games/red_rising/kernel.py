@@ -1937,17 +1937,9 @@ def play_uniform(S, P, slot, keys, counters, n_strategies, bad):
 
 @jit
 def apply_batch(S, actions):
-    """Store the answers of the waiting games; returns the first game with an illegal answer, or -1
-    (then nothing is changed)."""
-    n_actions = S.legal.shape[1]
-    for g in range(S.where.shape[0]):
-        if S.waiting[g]:
-            a = actions[g]
-            if a < 0 or a >= n_actions or not S.legal[g, a]:
-                return g
+    """Store the answers of the waiting games (``engine.step`` has checked them, ``check_legal``)."""
     for g in range(S.where.shape[0]):
         if S.waiting[g]:
             S.action[g] = actions[g]
             S.waiting[g] = False
-    return -1
 
