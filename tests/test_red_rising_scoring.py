@@ -1090,3 +1090,19 @@ def test_docs_positions_example_is_valid(tmp_path):
     rows = score_position(write(tmp_path, data))
     assert [r["score"] for r in rows] == [104, 80]
     assert [r["faction"] for r in rows] == ["Diana", "Mars"]
+
+
+def test_rr_a19_wildcard_search_in_small_chunks_finds_the_same_assignments(monkeypatch):
+    """RR-A19: the search over a hand's wildcard assignments goes in chunks (memory bound); chunks
+    of 3 combinations give the same scores and choices as one chunk."""
+    from sim.games.red_rising import scoring
+
+    content = wildcard_content()
+    arrays = random_batch(content, 60, 3, np.random.default_rng(5), max_hand=9)
+    whole = score_final(content, Config(), **arrays)
+    chosen = wildcard_choices(content, arrays["where"], arrays["automa_seat"], 3)
+    monkeypatch.setattr(scoring, "_SEARCH_CHUNK", 3)
+    small = score_final(content, Config(), **arrays)
+    assert np.array_equal(small["score_cards"], whole["score_cards"])
+    assert wildcard_choices(content, arrays["where"], arrays["automa_seat"], 3) == chosen
+    assert sum(len(c) for c in chosen) > 20                          # many hands do hold wildcards

@@ -35,6 +35,7 @@ _HAND_KINDS = (FOR_EACH, IF_WITH, IF_WITH_NO)
 COMPONENTS = ("score_cards", "score_fleet", "score_helium", "score_sovereign", "score_influence",
               "score_hand_penalty", "score_automa_base")
 RESULT_KEYS = COMPONENTS + ("score",)
+_SEARCH_CHUNK = 1 << 14              # wildcard assignments evaluated at once by ``_search_hand``
 INFLUENCE_RATES = (4, 2, 1)          # per cube for first, second, any other place (RR-E13)
 
 
@@ -317,14 +318,22 @@ def _search_hand(t, slots, b, p, held, counts, self_match, pinned):
                 seen.add(effect)
                 keep.append(x)
         options.append(keep)
-    grid = np.array(np.meshgrid(*options, indexing="ij")).reshape(len(slots), -1).T      # lexicographic
-    total = np.zeros((len(grid), len(term)), dtype=np.int64)
-    for j, s in enumerate(slots):
-        slot = t.wildcards[s]
-        fixed = grid[:, slots.index(slot.after)] if slot.after >= 0 else np.zeros(len(grid), dtype=np.int64)
-        total += slot.shift[fixed[:, None], term[None, :], grid[:, j, None]]
-    value = _term_values(kind[None, :], points[None, :], other[None, :] + total).sum(axis=1)
-    return grid[int(np.argmax(value))]
+    shape = tuple(len(o) for o in options)
+    choices = [np.asarray(o, dtype=np.int64) for o in options]
+    best, best_value = None, None
+    for start in range(0, int(np.prod(shape)), _SEARCH_CHUNK):       # combinations in lexicographic order
+        index = np.unravel_index(np.arange(start, min(start + _SEARCH_CHUNK, int(np.prod(shape)))), shape)
+        grid = np.stack([c[i] for c, i in zip(choices, index)], axis=1)                   # [N, slots]
+        total = np.zeros((len(grid), len(term)), dtype=np.int64)
+        for j, s in enumerate(slots):
+            slot = t.wildcards[s]
+            fixed = grid[:, slots.index(slot.after)] if slot.after >= 0 else np.zeros(len(grid), dtype=np.int64)
+            total += slot.shift[fixed[:, None], term[None, :], grid[:, j, None]]
+        value = _term_values(kind[None, :], points[None, :], other[None, :] + total).sum(axis=1)
+        k = int(np.argmax(value))
+        if best_value is None or value[k] > best_value:
+            best, best_value = grid[k], value[k]
+    return best
 
 
 def _player_card_points(t: ScoringTables, where, hand, sizes, is_automa, pinned=None):
