@@ -1436,3 +1436,33 @@ def test_one_game_batch_replays_its_game_exactly():
     for name in FIELDS:
         if name not in ("frame", "f_seen", "legal", "action", "kind", "decider", "waiting"):
             assert np.array_equal(getattr(alone, name)[0], getattr(batch, name)[1]), name
+
+
+def test_kernel_cache_is_keyed_on_the_sources_it_compiles_in(tmp_path):
+    """sim.core.kernel_cache: a cached kernel that reads a constant of another module is compiled
+    anew when that module changes (numba alone would load the stale code), and the Red Rising
+    kernel's cache stamp includes the digest of the modules whose constants it reads."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from sim.core import kernel_cache
+    from sim.games.red_rising import kernel, program, state, zones
+
+    (tmp_path / "consts.py").write_text("VALUE = 1\n")
+    (tmp_path / "kern.py").write_text(
+        "from numba import njit\nfrom sim.core import kernel_cache\nimport consts\n"
+        "kernel_cache.watch(__file__, consts)\nV = consts.VALUE\n\n@njit(cache=True)\ndef f():\n    return V\n")
+    env = {**__import__("os").environ, "PYTHONPATH": f"{tmp_path}:{Path(__file__).resolve().parents[1]}"}
+
+    def value():
+        out = subprocess.run([sys.executable, "-c", "import kern; print(kern.f())"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, check=True)
+        return int(out.stdout)
+
+    assert value() == 1 and list((tmp_path / "__pycache__").glob("kern.f-*.nbi"))
+    (tmp_path / "consts.py").write_text("VALUE = 2  # changed\n")
+    assert value() == 2
+    stamp = kernel.run_batch._cache._impl.locator.get_source_stamp()
+    watched = sorted(str(Path(m.__file__).resolve()) for m in (A, zones, program, state))
+    assert stamp[1] == kernel_cache.sources_digest(watched)
