@@ -36,6 +36,7 @@ COMPONENTS = ("score_cards", "score_fleet", "score_helium", "score_sovereign", "
               "score_hand_penalty", "score_automa_base")
 RESULT_KEYS = COMPONENTS + ("score",)
 _SEARCH_CHUNK = 1 << 14              # wildcard assignments evaluated at once by ``_search_hand``
+_JOINT_OPTIONS = 16                  # slots with more options (names) are searched hand by hand
 INFLUENCE_RATES = (4, 2, 1)          # per cube for first, second, any other place (RR-E13)
 
 
@@ -251,7 +252,25 @@ def _fix_wildcards(t: ScoringTables, hand, held: _HeldTerms, counts, self_match,
             _apply(t, slot, g, owner[g, s], best, choice[g, slot.after] if slot.after >= 0 else 0,
                    counts, self_match)
             choice[g, s] = best
-    for b, p in zip(*np.nonzero(per_hand >= 2)):
+    hb, hp = np.nonzero(per_hand >= 2)
+    # Hands of 2 or 3 independent slots with few options, nothing pinned: all combinations at once.
+    slot_ok = np.array([s.after < 0 and len(s.options) <= _JOINT_OPTIONS for s in t.wildcards], dtype=bool)
+    slot_ok &= ~np.isin(np.arange(len(t.wildcards)), [s.after for s in t.wildcards])
+    mine = active[hb] & (owner[hb] == hp[:, None])                                         # [H, slots]
+    joint = (mine & ~slot_ok).sum(axis=1) == 0
+    if pinned is not None:
+        joint &= ((pinned[hb] >= 0) & mine).sum(axis=1) == 0
+    for k in (2, 3):
+        h = np.nonzero(joint & (per_hand[hb, hp] == k))[0]
+        if h.size:
+            slots = np.nonzero(mine[h])[1].reshape(len(h), k)                            # ascending: slot order
+            best = _search_joint(t, slots, hb[h], hp[h], held, counts, self_match)
+            for j in range(k):
+                for s in np.unique(slots[:, j]):
+                    r = np.nonzero(slots[:, j] == s)[0]
+                    _apply(t, t.wildcards[s], hb[h[r]], hp[h[r]], best[r, j], 0, counts, self_match)
+                    choice[hb[h[r]], s] = best[r, j]
+    for b, p in zip(hb[~joint | (per_hand[hb, hp] > 3)], hp[~joint | (per_hand[hb, hp] > 3)]):
         slots = [s for s in range(len(t.wildcards)) if active[b, s] and owner[b, s] == p]
         best = _search_hand(t, slots, b, p, held, counts, self_match,
                             None if pinned is None else pinned[b])
@@ -261,6 +280,51 @@ def _fix_wildcards(t: ScoringTables, hand, held: _HeldTerms, counts, self_match,
                    choice[b, slot.after] if slot.after >= 0 else 0, counts, self_match)
             choice[b, s] = x
     return choice
+
+
+def _search_joint(t: ScoringTables, slots, b, p, held: _HeldTerms, counts, self_match):
+    """The first best assignment of the k wildcard slots of each hand ``(b[h], p[h])``, all hands
+    and all combinations at once (slots without a name slot before them, at most
+    ``_JOINT_OPTIONS`` options each; missing options of smaller slots score like declining and
+    come later, so they never win). Only the terms some slot of the hand changes are evaluated
+    (the others add the same to every combination). Returns int[H, k] option indices."""
+    n, k = slots.shape
+    used = np.unique(slots)
+    x = max(len(t.wildcards[s].options) for s in used)
+    shift = np.zeros((len(t.wildcards), len(t.term_card), x), dtype=np.int32)            # [slot, T, X]
+    touched = np.zeros((len(t.wildcards), len(t.term_card)), dtype=bool)
+    for s in used:
+        shift[s, :, :len(t.wildcards[s].options)] = t.wildcards[s].shift[0]
+        touched[s] = t.wildcards[s].touched
+    hand_of = np.full((int(b.max()) + 1, int(p.max()) + 1), -1, dtype=np.int64)
+    hand_of[b, p] = np.arange(n)
+    e = np.nonzero((held.game <= b.max()) & (held.seat <= p.max()))[0]
+    h = hand_of[held.game[e], held.seat[e]]
+    e, h = e[h >= 0], h[h >= 0]
+    keep = touched[slots[h], held.term[e][:, None]].any(axis=1)
+    order = np.argsort(h[keep], kind="stable")
+    e, h = e[keep][order], h[keep][order]
+    best = np.zeros((n, k), dtype=np.int64)
+    per = max(1, _SEARCH_CHUNK * 4 // x ** k)                                       # hands per chunk
+    bounds = np.searchsorted(h, np.arange(0, n + per, per))
+    for lo, hi in zip(bounds[:-1], bounds[1:]):      # chunks of whole hands: memory stays bounded
+        if lo == hi:
+            continue
+        ec, hc = e[lo:hi], h[lo:hi]
+        term = held.term[ec]
+        other = counts[held.game[ec], held.seat[ec], t.term_filter[term]] - self_match[held.game[ec], term]
+        total = other.reshape((-1,) + (1,) * k).astype(np.int32)
+        for j in range(k):
+            view = [1] * k
+            view[j] = x
+            total = total + shift[slots[hc, j], term].reshape((len(ec),) + tuple(view))
+        kind = t.term_kind[term].reshape((-1,) + (1,) * k)
+        value = np.where(kind == FOR_EACH, total, np.where(kind == IF_WITH, total > 0, total == 0))
+        value = (value * t.term_points[term].reshape((-1,) + (1,) * k)).reshape(len(ec), -1)
+        first = np.flatnonzero(np.r_[True, hc[1:] != hc[:-1]])
+        sums = np.add.reduceat(value, first, axis=0)
+        best[hc[first]] = np.stack(np.unravel_index(np.argmax(sums, axis=1), (x,) * k), axis=1)
+    return best
 
 
 def _hand_terms(t: ScoringTables, held: _HeldTerms, b, p, counts, self_match):
