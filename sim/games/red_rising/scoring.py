@@ -224,10 +224,11 @@ def _fix_wildcards(t: ScoringTables, hand, held: _HeldTerms, counts, self_match,
     """Fix every wildcard in a player's hand to the assignment that maximises the owner's card
     points (RR-A19, docs/red_rising_model.md C13).
 
-    A hand with one wildcard choice takes its best option (vectorised over games); a hand with
-    several searches every combination of their options (``_search_hand``: few hands, and few
-    options once those with the same effect on the hand are merged). Ties go to the first best
-    assignment in slot order, declining first. ``pinned`` int[B, slots] (-1 = free) fixes a
+    A hand with one wildcard choice takes its best option (vectorised over games); hands with two
+    or three search every combination at once (``_search_joint``, vectorised over hands); the
+    rare others (more wildcards, a card with both, many name options, pinned choices) one by one
+    (``_search_hand``, options with the same effect on the hand merged). Ties go to the first
+    best assignment in slot order, declining first. ``pinned`` int[B, slots] (-1 = free) fixes a
     slot's option (position files). ``counts`` [B, P, F] (matching hand cards) and
     ``self_match`` [B, T] are updated in place. Returns the chosen option per game and slot
     (0 = declined / not held by a player).
