@@ -19,22 +19,24 @@ the Institute), ``rr_end_bonus`` (a hand built around end bonuses), ``rr_balance
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 
+from sim.core import kernel_cache
 from sim.core.memo import per_object
 from sim.games.red_rising import actions as A
-from sim.games.red_rising import engine, kernel, program, zones
-from sim.games.red_rising import game as rr_game
+from sim.games.red_rising import engine, kernel, observe, program, zones
 from sim.games.red_rising import state as rr_state
-from sim.games.red_rising.game import observe_cards
+from sim.games.red_rising.observe import observe_cards
 from sim.games.red_rising.scoring import matches
 from strategies import registry
 from strategies.base import Strategy, StrategyRng
 from strategies.generic import RandomStrategy
+
+# The whole-game driver compiles in the engine kernel, ``observe_cards`` and their constants: its
+# cached code (and this file's) is keyed on those sources too.
+kernel_cache.watch(__file__, kernel, observe, A, zones, rr_state, program)
 
 KIND = A.KIND
 
@@ -292,62 +294,44 @@ def _choose_game(g, k, p, mine, n_hidden, hidden_sum, top, helium, fleet, cubes,
     return choice
 
 
-def _sources_digest() -> str:
-    """A digest of the other sources whose code ``_play_to_end`` compiles in: the engine kernel it
-    inlines, ``observe_cards`` and the constants they read. Numba's cache only watches the file
-    of a function; this digest is part of the cached code's key (a closure cell), so an edit of
-    any of them compiles the driver anew."""
-    digest = hashlib.blake2b(digest_size=8)
-    for module in (kernel, rr_game, engine, A, zones, rr_state, program):
-        digest.update(Path(module.__file__).read_bytes())
-    return digest.hexdigest()
-
-
-def _make_play_to_end(sources: str):
-    @njit(cache=True, _nrt=False)
-    def play_to_end(S, P, w8, where_col, slot, keys, counters, n_strategies, is_uniform, weights, core, core_values,
-                    both_ways, has_ability, fleet_points, numbers, hand, mine, seen, bonus, gain_loc, top_keep, bad):
-        """Every game to its end, game by game: each decision as the runner's loop would take it
-        (the plan's ``_choose_game`` on what the player sees, ``observe_cards``, or ``random``'s
-        uniform choice; the seat of slot s draws with ``keys[s, g]`` at counter
-        ``counters[g] * 1024``; seats beyond the slots answer 0), then the kernel runs the game
-        to its next decision. Return codes: ``engine.run_to_end``."""
-        if len(sources) == 0:                         # never; ties this code to ``sources``
-            return -1
-        n_actions = S.legal.shape[1]
-        helium, fleet, cubes = S.res[:, :, 0], S.res[:, :, 1], S.res[:, :, 2]
-        f_actor = S.frame[:, :, rr_state.R_ACTOR]
-        for g in range(S.where.shape[0]):
-            while not S.done[g]:
-                if S.waiting[g]:
-                    p = np.int64(S.decider[g])
-                    s = slot[g, max(p, 0)]
-                    a = 0
-                    if s < n_strategies:
-                        u = kernel.unit_uniform(keys[s, g], counters[g] * 1024)
-                        if is_uniform[s]:
-                            a = kernel.uniform_choice(S, g, u)
-                        else:
-                            n_hidden, hidden_sum = observe_cards(w8, where_col, S.automa, S.flipped, S.decider,
-                                                                 S.legal, S.depth, f_actor, S.f_seen, g, p,
-                                                                 core_values, mine, seen)
-                            a = _choose_game(g, np.int64(S.kind[g]), p, mine, n_hidden, hidden_sum, S.top, helium,
-                                             fleet, cubes, S.sovereign, S.hand_n, S.legal, u, core, both_ways,
-                                             has_ability, fleet_points, weights[s], numbers, hand, bonus, gain_loc,
-                                             top_keep)
-                    counters[g] += 1
-                    if a < 0 or a >= n_actions or not S.legal[g, a]:
-                        bad[0] = a
-                        return -2 - g
-                    S.action[g] = a
-                    S.waiting[g] = False
-                if kernel.run_game(S, P, g):
-                    return g
-        return -1
-    return play_to_end
-
-
-_play_to_end = _make_play_to_end(_sources_digest())
+@njit(cache=True, _nrt=False)
+def _play_to_end(S, P, w8, where_col, slot, keys, counters, n_strategies, is_uniform, weights, core, core_values,
+                 both_ways, has_ability, fleet_points, numbers, hand, mine, seen, bonus, gain_loc, top_keep, bad):
+    """Every game to its end, game by game: each decision as the runner's loop would take it
+    (the plan's ``_choose_game`` on what the player sees, ``observe_cards``, or ``random``'s
+    uniform choice; the seat of slot s draws with ``keys[s, g]`` at counter
+    ``counters[g] * 1024``; seats beyond the slots answer 0), then the kernel runs the game
+    to its next decision. Return codes: ``engine.run_to_end``."""
+    n_actions = S.legal.shape[1]
+    helium, fleet, cubes = S.res[:, :, 0], S.res[:, :, 1], S.res[:, :, 2]
+    f_actor = S.frame[:, :, rr_state.R_ACTOR]
+    for g in range(S.where.shape[0]):
+        while not S.done[g]:
+            if S.waiting[g]:
+                p = np.int64(S.decider[g])
+                s = slot[g, max(p, 0)]
+                a = 0
+                if s < n_strategies:
+                    u = kernel.unit_uniform(keys[s, g], counters[g] * 1024)
+                    if is_uniform[s]:
+                        a = kernel.uniform_choice(S, g, u)
+                    else:
+                        n_hidden, hidden_sum = observe_cards(w8, where_col, S.automa, S.flipped, S.decider,
+                                                             S.legal, S.depth, f_actor, S.f_seen, g, p,
+                                                             core_values, mine, seen)
+                        a = _choose_game(g, np.int64(S.kind[g]), p, mine, n_hidden, hidden_sum, S.top, helium,
+                                         fleet, cubes, S.sovereign, S.hand_n, S.legal, u, core, both_ways,
+                                         has_ability, fleet_points, weights[s], numbers, hand, bonus, gain_loc,
+                                         top_keep)
+                counters[g] += 1
+                if a < 0 or a >= n_actions or not S.legal[g, a]:
+                    bad[0] = a
+                    return -2 - g
+                S.action[g] = a
+                S.waiting[g] = False
+            if kernel.run_game(S, P, g):
+                return g
+    return -1
 
 
 def _plan(name: str, **defaults):

@@ -47,9 +47,10 @@ C11 In ``with_own_end_abilities`` mode the Ceres player is asked ``end_order`` (
 C12 Au Toma's discard down to automa_hand_limit (RR-V41) happens at scoring, removes cards
     from the game (they are not banished); ``hand_size`` reports her hand after it.
     Psychologist's comparison uses her hand size before the discard, // 3 (RR-V48).
-C13 Wildcards at scoring: a card with both wildcards fixes its name first, then its colour;
-    name candidates are the distinct names of content.cards in card-index order (a name that no
-    end-bonus filter of the hand mentions scores like declining, so it never wins).
+C13 Wildcards at scoring: all wildcards of a hand at once, the assignment that maximises the card points
+    (every combination; ties: the first best, slots in card-index order, a card's name before its
+    colour, declining first, colours in meta.colours order, names in card-index order; a colour or
+    name that no end-bonus filter of the hand mentions scores like declining, so it is not tried).
     A grey card matches ``not_colour`` only if none of its colours is listed.
 C14 The neutral house exists whenever there are 2 seats (2 players or solo) with
     config.neutral_cubes cubes; it takes part in both influence tie modes as an entry.
@@ -68,6 +69,7 @@ C20 The die is ``content.die_faces`` (face f gives bonus die_faces[f - 1], RR-R2
 from __future__ import annotations
 
 import inspect
+import itertools
 import math
 from dataclasses import dataclass, replace
 
@@ -324,7 +326,7 @@ class OracleGame:
     # ------------------------------------------------------------------ cards and piles
 
     def _match(self, c: int, flt) -> bool:
-        """Printed attributes against a filter (no wildcards during play, RR-A19)."""
+        """Printed attributes against a filter (wildcards in play: ``_can_match``, RR-A19)."""
         card = self.cards[c]
         return ((flt.colour is None or card.colour in flt.colour)
                 and (flt.not_colour is None or card.colour not in flt.not_colour)
@@ -603,7 +605,7 @@ class OracleGame:
         """Not possible -> skipped; optional -> yes/no first; else resolve. Returns prev_done."""
         if not getattr(self, "_can_" + op.op)(op, ctx, prev):
             return False
-        if op.optional:
+        if op.optional or self._wild_only(op, ctx):
             a = yield from self._ask(ctx.actor, "optional", [act.YES, act.NO])
             if a == act.NO:
                 return False
@@ -670,17 +672,36 @@ class OracleGame:
         c = yield from self._choose_loc_card(ctx.actor, pairs, op.position)
         self._banish(c)
 
-    def _hand_matches(self, p, flt) -> list[int]:
-        return sorted(c for c in self.hands[p] if self._match(c, flt))
+    def _hand_matches(self, p, flt, wild=False) -> list[int]:
+        """Hand cards of p matching flt; ``wild``: also wildcards that can match (RR-A19)."""
+        return sorted(c for c in self.hands[p] if (self._can_match(c, flt) if wild else self._match(c, flt)))
+
+    def _can_match(self, c: int, flt) -> bool:
+        """Does card c match flt with its printed attributes or some choice of its wildcards?"""
+        card = self.cards[c]
+        colours = [None] + (list(self.content.colours) if card.colour_wildcard else [])
+        names = [None] + (list(dict.fromkeys(x.name for x in self.cards)) if card.name_wildcard else [])
+        return any(self._match_w(c, flt, {(c, "colour"): x, (c, "name"): n}) for x in colours for n in names)
+
+    def _wild_only(self, op, ctx) -> bool:
+        """Own-hand ops (banish_hand, reveal_own, deploy_another) that only a wildcard of the actor's
+        hand makes possible: the actor may decline to use it, asked as ``optional`` (RR-A19)."""
+        if op.op not in ("banish_hand", "reveal_own", "deploy_another"):
+            return False
+        return not self._hand_matches(ctx.actor, op.filter)
 
     def _can_banish_hand(self, op, ctx, prev):
-        return bool(self._hand_matches(ctx.actor, op.filter))
+        return bool(self._hand_matches(ctx.actor, op.filter, wild=True))
 
     def _do_banish_hand(self, op, ctx, prev):
-        for _ in range(op.count):
-            cands = self._hand_matches(ctx.actor, op.filter)
+        for i in range(op.count):
+            cands = self._hand_matches(ctx.actor, op.filter, wild=True)
             if not cands:
                 break
+            if i > 0 and not self._hand_matches(ctx.actor, op.filter):      # only wildcards left
+                a = yield from self._ask(ctx.actor, "optional", [act.YES, act.NO])
+                if a == act.NO:
+                    break
             a = yield from self._ask(ctx.actor, "target_card", [act.CARD0 + c for c in cands])
             self._banish(a - act.CARD0)
 
@@ -761,10 +782,10 @@ class OracleGame:
     def _can_deploy_another(self, op, ctx, prev):
         if ctx.depth > 0 and not self.config.chain_deploy_recursive:
             return False
-        return bool(self._hand_matches(ctx.actor, op.filter))
+        return bool(self._hand_matches(ctx.actor, op.filter, wild=True))
 
     def _do_deploy_another(self, op, ctx, prev):
-        cands = self._hand_matches(ctx.actor, op.filter)
+        cands = self._hand_matches(ctx.actor, op.filter, wild=True)
         a = yield from self._ask(ctx.actor, "target_card", [act.CARD0 + c for c in cands])
         yield from self._deploy(ctx.actor, a - act.CARD0, replace(ctx, depth=ctx.depth + 1), "target_location")
 
@@ -799,8 +820,20 @@ class OracleGame:
 
     def _do_if(self, op, ctx, prev):
         ok = self._cond(op.cond, ctx, prev)
+        if not ok and self._cond_wild(op.cond, ctx):           # the actor may use a wildcard (RR-A19)
+            ok = (yield from self._ask(ctx.actor, "optional", [act.YES, act.NO])) == act.YES
         yield from self._resolve(op.then if ok else op.else_, ctx)
         return ok
+
+    def _cond_wild(self, cond, ctx) -> bool:
+        """Can a wildcard of the actor's own hand make a hand_has / seen_has condition true? (Other
+        players' cards count as printed: their owners decline.)"""
+        kind, value = cond
+        if kind == "hand_has":
+            return bool(self._hand_matches(ctx.actor, value, wild=True))
+        if kind == "seen_has":
+            return any(c in self.hands[ctx.actor] and self._can_match(c, value) for c in ctx.seen)
+        return False
 
     def _cond(self, cond, ctx, prev) -> bool:
         kind, value = cond
@@ -873,10 +906,10 @@ class OracleGame:
         return self._pick_cards(hand, op.count)
 
     def _can_reveal_own(self, op, ctx, prev):
-        return bool(self._hand_matches(ctx.actor, op.filter))
+        return bool(self._hand_matches(ctx.actor, op.filter, wild=True))
 
     def _do_reveal_own(self, op, ctx, prev):
-        cands = self._hand_matches(ctx.actor, op.filter)
+        cands = self._hand_matches(ctx.actor, op.filter, wild=True)
         a = yield from self._ask(ctx.actor, "target_card", [act.CARD0 + c for c in cands])
         yield from self._resolve(op.then, replace(ctx, seen=(a - act.CARD0,)))
 
@@ -942,7 +975,7 @@ class OracleGame:
                 self._banish(c)
             return [c]
         if action in ("reveal_random", "reveal_choice"):
-            cands = self._hand_matches(t, op.filter)
+            cands = self._hand_matches(t, op.filter, wild=action == "reveal_choice" and not auto)
             if action == "reveal_random":
                 c = cands[self._pick(len(cands))]
             elif auto:
@@ -971,8 +1004,9 @@ class OracleGame:
         return []
 
     def _choose_from_hand(self, op, ctx, t: int):
-        """random -> pick; owner_chooses -> the target decides; actor_chooses -> the actor."""
-        cands = self._hand_matches(t, op.filter)
+        """random -> pick; owner_chooses -> the target decides (and may hand over a wildcard that can
+        match, RR-A19); actor_chooses -> the actor (the owner declines its wildcards)."""
+        cands = self._hand_matches(t, op.filter, wild=op.selection == "owner_chooses")
         if op.selection == "random":
             return cands[self._pick(len(cands))]
         who = t if op.selection == "owner_chooses" else ctx.actor
@@ -1168,29 +1202,32 @@ class OracleGame:
         return [rate.get(place[p], 1) * self.cubes[p] for p in range(self.n)]
 
     def _card_points(self, p: int) -> int:
-        """RR-E9 with wildcards fixed greedily in card-index order (contract, C13)."""
+        """RR-E9 with the assignment of wildcard choices that maximises the points (RR-A19, C13).
+
+        Every combination is tried, slots in card-index order (a card's name before its colour),
+        declining first; the first best wins. Only colours and names that some end bonus of the
+        hand mentions can change a match: the others score like declining and are not tried.
+        """
         hand = sorted(self.hands[p])
-        choice: dict = {}
-        relevant = {nm for c in hand for b in self.cards[c].end_bonus if b.filter.name for nm in b.filter.name}
-        names = list(dict.fromkeys(c.name for c in self.cards if c.name in relevant))
+        filters = [b.filter for c in hand for b in self.cards[c].end_bonus]
+        colours = {k for f in filters for k in (f.colour or ()) + (f.not_colour or ())}
+        names = {nm for f in filters for nm in (f.name or ())}
+        slots, options = [], []
         for c in hand:
             card = self.cards[c]
             if card.name_wildcard:
-                self._fix_wildcard(p, hand, choice, (c, "name"), names)
+                slots.append((c, "name"))
+                options.append([None] + [n for n in dict.fromkeys(x.name for x in self.cards)
+                                         if n in names and n != card.name])
             if card.colour_wildcard:
-                colours = [k for k in self.content.colours if k != card.colour]
-                self._fix_wildcard(p, hand, choice, (c, "colour"), colours)
-        return self._hand_points(p, hand, choice)
-
-    def _fix_wildcard(self, p, hand, choice, key, options):
-        """Decline first, then the options in order; the first best wins."""
-        best_value, best = None, None
-        for opt in [None] + list(options):
-            choice[key] = opt
-            v = self._hand_points(p, hand, choice)
-            if best_value is None or v > best_value:
-                best_value, best = v, opt
-        choice[key] = best
+                slots.append((c, "colour"))
+                options.append([None] + [k for k in self.content.colours if k in colours and k != card.colour])
+        best = None
+        for combo in itertools.product(*options):
+            v = self._hand_points(p, hand, dict(zip(slots, combo)))
+            if best is None or v > best:
+                best = v
+        return best
 
     def _match_w(self, c: int, flt, choice) -> bool:
         """Filter match at scoring: a grey card has a second colour, an orange card a second name."""

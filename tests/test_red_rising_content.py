@@ -203,15 +203,17 @@ def test_house_apollo_RR_R29_RR_R30_RR_S15_RR_E5(content):
 
 
 def test_house_ceres_RR_R31_RR_R32_RR_S17_RR_E8_RR_A13(content):
-    """RR-R31/RR-A13: banish a location's top card; RR-S17 one extra card; RR-E8 end banish;
-    with ceres_banish = "any" any card of a location."""
+    """RR-R31/RR-A13: banish a card of a location (by default any card, the seed's "een kaart van
+    een locatie naar keuze"); RR-S17 one extra card; RR-E8 end banish; with ceres_banish = "top"
+    only the location's top card."""
     ceres = house(content, "Ceres")
     (op,) = ceres.on_sovereign
-    assert (op.op, op.where, op.position) == ("banish_location", "any", "top")
+    assert Config().ceres_banish == "any"
+    assert (op.op, op.where, op.position) == ("banish_location", "any", "any")
     assert ceres.start_extra_cards == 1 and ceres.end_banish_from_hand == 1
-    wide = house(load_content(Config(ceres_banish="any")), "Ceres")
-    assert wide.on_sovereign[0].position == "any"
-    assert house(load_content(Config(ceres_banish="any")), "Diana") == house(content, "Diana")
+    top = house(load_content(Config(ceres_banish="top")), "Ceres")
+    assert top.on_sovereign[0].position == "top"
+    assert house(load_content(Config(ceres_banish="top")), "Diana") == house(content, "Diana")
 
 
 @pytest.mark.parametrize("name, op, resource", [
@@ -266,7 +268,7 @@ def test_custom_files_relative_to_cwd_and_hash(tmp_path, monkeypatch, content):
     digest = content_hash(mine)
     assert len(digest) == 16 and int(digest, 16) >= 0
     assert digest == content_hash(content)
-    assert content_hash(load_content(Config(ceres_banish="any"))) != digest
+    assert content_hash(load_content(Config(ceres_banish="top"))) != digest
     text = (tmp_path / "deck.toml").read_text().replace("core = 40", "core = 39")
     (tmp_path / "deck.toml").write_text(text)
     assert content_hash(load_content(config)) != digest

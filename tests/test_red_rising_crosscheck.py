@@ -20,7 +20,7 @@ from tests.oracle_red_rising import OracleGame
 SWITCHES = {
     "influence_tie_mode": ["dense", "competition"],
     "threshold_mode": ["current", "ever_reached"],
-    "ceres_banish": ["top", "any"],
+    "ceres_banish": ["any", "top"],
     "ceres_end_banish": ["after_end_abilities", "with_own_end_abilities"],
     "trade_limit": ["per_ability", "per_turn_total"],
     "chain_deploy_recursive": [True, False],

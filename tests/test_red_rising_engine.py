@@ -1,4 +1,4 @@
-"""The vectorised Red Rising engine on hand-made positions, with results worked out from the rules.
+"""The Red Rising engine on hand-made positions, with results worked out from the rules.
 
 Positions are built with ``deal.arrange`` (the documented hook: init, then overwrite one game's
 cards and resources and restart the turn). Abilities come from a small test content: the
@@ -451,14 +451,11 @@ def test_apollo_places_the_top_deck_card_RR_R29_R30():
 
 @pytest.mark.parametrize("mode", ["top", "any"])
 def test_ceres_banishes_from_a_location_RR_R31_A13(mode):
-    """RR-R31, RR-A13."""
+    """RR-R31, RR-A13: "any" (the default, the seed's wording) any card of a location; "top" its top card."""
+    from sim.games.red_rising.content import apply_ceres_banish
+
     cfg = Config(players=2, ceres_banish=mode)
-    content = load_content(cfg) if False else CONTENT
-    if mode == "any":
-        houses = tuple(dataclasses.replace(h, on_sovereign=tuple(dataclasses.replace(o, position="any")
-                                                                 for o in h.on_sovereign))
-                       if h.name == "Ceres" else h for h in CONTENT.houses)
-        content = dataclasses.replace(CONTENT, houses=houses)
+    content = dataclasses.replace(CONTENT, houses=apply_ceres_banish(CONTENT.houses, mode))   # as load_content
     s = lay(GAME.init(cfg, content, np.arange(1), 0), houses=["Ceres", "Mars"], hands=[[], []], deck=F[:4])
     s = play(s, "scout", "loc:Luna")
     if mode == "top":
@@ -1095,10 +1092,22 @@ def test_batch_independence():
         assert alone["per_game"]["turns"][0] == big["per_game"]["turns"][g]
 
 
-def test_illegal_action_is_rejected():
+def test_illegal_action_is_refused_naming_game_decision_and_action():
+    """GAME.step refuses an action outside the legal mask (sim.core.game.check_legal): the error
+    names the game index, the decision and the action, and the state is left as it was."""
+    from sim.core.game import IllegalActionError
+
     s = lay(new(), hands=[[], []])
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalActionError, match=rf"game 0, decision action: action {A.CARD0} \(card:"):
         GAME.step(s, np.array([A.CARD0]))
+    s = GAME.init(Config(players=3), BASE, np.array([7, 8, 9]), 2)
+    before = s.copy()
+    acts = np.array([A.LEAD, A.LEAD, A.DECK])                  # no gain decision yet: ``deck`` is illegal
+    with pytest.raises(IllegalActionError, match=r"game 9, decision action: action 6 \(deck\)"):
+        GAME.step(s, acts)
+    for name in ("b_i8", "b_i16", "b_i32", "b_bool", "b_legal"):
+        assert np.array_equal(getattr(s, name), getattr(before, name)), name
+    assert GAME.step(s, np.array([A.LEAD, A.LEAD, A.LEAD])).kind.tolist() == [A.KIND["deploy_card"]] * 3
 
 
 # ---- observation and sampled states --------------------------------------------------------------
@@ -1165,6 +1174,124 @@ def test_position_value_and_describe():
     after = GAME.step(one, np.array([a]))
     lines = GAME.describe(before, after, a)
     assert lines and "P" in lines[0]
+
+
+# ---- wildcards in play (RR-A19, RR-R51, RR-R54) ---------------------------------------------------
+
+WILD_SPECIAL = {
+    "REVEAL": SPECIAL["REVEAL"],                  # reveal a Gold card: +2 helium
+    "GOLD": SPECIAL["GOLD"],
+    "GREYW": ("Grey", 1, {"colour_wildcard": True}),
+    "ORANGEW": ("Orange", 2, {"name_wildcard": True}),
+    "IFGOLD": ("Red", 3, {"deploy": (op("if", cond=("hand_has", Filter(colour=("Gold",))),
+                                        then=(op("gain", resource="fleet"),)),)}),
+    "DANAME": ("Green", 4, {"deploy": (op("deploy_another", filter=Filter(name=("GOLD",))),)}),
+    "STEALOWN": ("Obsidian", 6, {"deploy": (op("opponent", action="steal", selection="owner_chooses",
+                                               filter=Filter(colour=("Gold",))),)}),
+    "STEALACT": ("Obsidian", 7, {"deploy": (op("opponent", action="steal", selection="actor_chooses",
+                                               filter=Filter(colour=("Gold",))),)}),
+    "BAN2": ("White", 5, {"deploy": (op("banish_hand", count=2, filter=Filter(colour=("Gold",))),)}),
+}
+WILD = make_content(fillers=30, special=WILD_SPECIAL)
+WILD_NAMES = A.action_names([c.id for c in WILD.cards])
+
+
+def wild_game(hands):
+    s = GAME.init(Config(players=2), WILD, np.arange(1), 0)
+    return lay(s, hands=hands)
+
+
+def wplay(s, *actions):
+    for name in actions:
+        legal_now = [WILD_NAMES[a] for a in np.flatnonzero(GAME.legal_actions(s)[0])]
+        assert name in legal_now, f"{name} not legal in {kind(s)}: {legal_now}"
+        s = GAME.step(s, np.array([WILD_NAMES.index(name)]))
+    return s
+
+
+def wlegal(s):
+    return [WILD_NAMES[a] for a in np.flatnonzero(GAME.legal_actions(s)[0])]
+
+
+def test_a_grey_may_be_revealed_as_gold_for_a_deploy_ability_RR_A19_R54_R47():
+    """RR-A19, RR-R54: revealing a Gold card, the owner may show a Grey as Gold. With only the grey
+    in hand, the actor is asked first (optional: use the wildcard?): yes -> the grey is the only
+    candidate and +2 helium; no -> the op is not possible, no helium. With a printed Gold too,
+    no question: both cards are candidates."""
+    s = wplay(wild_game([["REVEAL", "GREYW"], []]), "lead", "card:REVEAL", "loc:Mars")
+    assert kind(s) == "optional" and wlegal(s) == ["yes", "no"]
+    used = wplay(s.copy(), "yes")
+    assert kind(used) == "target_card" and wlegal(used) == ["card:GREYW"]
+    used = wplay(used, "card:GREYW")
+    assert used.helium[0, 0] == 2 and kind(used) == "gain"
+    declined = wplay(s, "no")
+    assert declined.helium[0, 0] == 0 and kind(declined) == "gain"
+    s = wplay(wild_game([["REVEAL", "GREYW", "GOLD"], []]), "lead", "card:REVEAL", "loc:Mars")
+    assert kind(s) == "target_card" and wlegal(s) == ["card:GOLD", "card:GREYW"]
+
+
+def test_an_orange_may_take_a_name_for_deploy_another_RR_A19_R51():
+    """RR-A19, RR-R51: "deploy another card named GOLD": the orange card may bear that name."""
+    s = wplay(wild_game([["DANAME", "ORANGEW", "GREYW"], []]), "lead", "card:DANAME", "loc:Jupiter")
+    assert kind(s) == "optional"
+    s = wplay(s, "yes")
+    assert kind(s) == "target_card" and wlegal(s) == ["card:ORANGEW"]
+    s = wplay(s, "card:ORANGEW", "loc:Luna")
+    assert where_in(s, "ORANGEW") == L
+
+
+def where_in(s, cid):
+    return int(s.where[0, [c.id for c in WILD.cards].index(cid)])
+
+
+def test_a_hand_condition_may_use_a_wildcard_RR_A19():
+    """RR-A19 (W2): "if you have a Gold card": false by printed colours, a grey makes it true if
+    the owner wants: asked as optional; yes -> +1 fleet, no -> nothing."""
+    s = wplay(wild_game([["IFGOLD", "GREYW"], []]), "lead", "card:IFGOLD", "loc:Mars")
+    assert kind(s) == "optional"
+    assert wplay(s.copy(), "yes").fleet[0, 0] == 1
+    assert wplay(s, "no").fleet[0, 0] == 0
+    s = wplay(wild_game([["IFGOLD", "GOLD"], []]), "lead", "card:IFGOLD", "loc:Mars")
+    assert kind(s) == "gain" and s.fleet[0, 0] == 1                    # printed Gold: no question
+
+
+def test_opponents_wildcards_count_only_when_the_owner_picks_RR_A19():
+    """RR-A19 (W3): a steal of a Gold card. Owner chooses: the target may hand over its grey
+    instead of its Gold. Actor chooses: the owner declines, only the printed Gold. A target with
+    only a grey is not eligible (the op is not possible)."""
+    s = wplay(wild_game([["STEALOWN"], ["GOLD", "GREYW"]]), "lead", "card:STEALOWN", "loc:Mars", "opp:+1")
+    assert kind(s) == "target_card" and int(GAME.decider(s)[0]) == 1
+    assert wlegal(s) == ["card:GOLD", "card:GREYW"]
+    s = wplay(s, "card:GREYW")
+    assert where_in(s, "GREYW") == zones.hand(0)
+    s = wplay(wild_game([["STEALACT"], ["GOLD", "GREYW"]]), "lead", "card:STEALACT", "loc:Mars", "opp:+1")
+    assert kind(s) == "target_card" and int(GAME.decider(s)[0]) == 0 and wlegal(s) == ["card:GOLD"]
+    s = wplay(wild_game([["STEALOWN"], ["GREYW"]]), "lead", "card:STEALOWN", "loc:Mars")
+    assert kind(s) == "gain" and where_in(s, "GREYW") == zones.hand(1)
+
+
+def test_banish_hand_asks_again_when_only_wildcards_remain_RR_A19():
+    """RR-A19 (W1): "banish 2 Gold cards": the printed Gold first (the grey a candidate too), then
+    only the grey could be Gold: optional; no -> it stays in hand."""
+    s = wplay(wild_game([["BAN2", "GOLD", "GREYW"], []]), "lead", "card:BAN2", "loc:Mars")
+    assert kind(s) == "target_card" and wlegal(s) == ["card:GOLD", "card:GREYW"]
+    s = wplay(s, "card:GOLD")
+    assert kind(s) == "optional"
+    kept = wplay(s.copy(), "no")
+    assert where_in(kept, "GREYW") == zones.hand(0) and kind(kept) == "gain"
+    gone = wplay(s, "yes", "card:GREYW")
+    assert where_in(gone, "GREYW") == zones.BANISHED
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", [Config(players=2), Config(players=4)], ids=["2p", "4p"])
+def test_engine_matches_oracle_with_wildcards_in_play_RR_A19(config):
+    """RR-A19: engine and oracle agree decision by decision on a deck full of wildcards and of ops
+    that check colours and names in hands (own-hand choices, conditions, owners' picks)."""
+    check_engine_matches_oracle(config, make_content(fillers=40, special=dict(EXOTIC, **{
+        f"W{k}": w for k, w in enumerate([("Grey", 3, {"colour_wildcard": True}), ("Orange", 4, {"name_wildcard": True}),
+                                          ("Grey", 5, {"colour_wildcard": True, "name_wildcard": True})] * 3)},
+        **WILD_SPECIAL)), games=40, seed=6)
 
 
 # ---- the oracle on ops the default deck lacks ----------------------------------------------------
@@ -1281,41 +1408,11 @@ def test_kernel_random_draws_equal_sim_core_rng_bit_for_bit():
     # the Au Toma shuffle: a stable argsort of the draws, as rng.permutations
     s = new(players=1, seed=3)
     s.auto_shuffles[0] = 5
-    from sim.games.red_rising import automa
-    expected = automa.shuffle_order(s.key_automa[:1], s.auto_order.shape[1], s.auto_shuffles[:1])[0]
+    from sim.games.red_rising import deal
+    expected = deal.shuffle_order(s.key_automa[:1], s.auto_order.shape[1], s.auto_shuffles[:1])[0]
     arrays, _ = kernel.pack(s)
     kernel.build_deck(arrays, 0)
     assert s.auto_order[0].tolist() == expected.tolist() and s.auto_pos[0] == 4
-
-
-@pytest.mark.parametrize("config", [
-    Config(players=4), Config(players=1, automa_level=6),
-    Config(players=3, threshold_mode="ever_reached", ceres_end_banish="with_own_end_abilities",
-           trade_limit="per_turn_total", chain_deploy_recursive=False)], ids=["4p", "solo", "3p-switches"])
-def test_kernel_equals_the_vectorised_handlers_state_by_state(config):
-    """The compiled kernel (engine.run) and the vectorised handlers (engine.run_vectorised) leave
-    the same state after every step of random games: every array, frames included."""
-    from sim.games.red_rising import engine
-    from sim.games.red_rising.state import FIELDS
-
-    for content in (load_content(config), make_content(fillers=50, special=EXOTIC),
-                    with_die(TWO_SOVEREIGN, make_content(fillers=50, special=EXOTIC))):
-        ids = np.arange(40)
-        a_state = GAME.init(config, content, ids, 5)
-        b_state = a_state.copy()
-        keys = rng.stream_keys(5, ids, "kernel")
-        counter = np.zeros(len(ids), np.int64)
-        while not a_state.done.all():
-            acts = choose_uniform(a_state.legal, StrategyRng(keys, counter).uniform(1)[:, 0])
-            counter += 1
-            a_state = GAME.step(a_state, acts)
-            engine.step(b_state, acts, vectorised=True)
-            for name in FIELDS:
-                a, b = getattr(a_state, name), getattr(b_state, name)
-                if name in ("frame", "f_seen"):              # the kernel may grow the stack a little earlier
-                    d = min(a.shape[1], b.shape[1])
-                    a, b = a[:, :d], b[:, :d]
-                assert np.array_equal(a, b), name
 
 
 def test_one_game_batch_replays_its_game_exactly():
@@ -1339,3 +1436,33 @@ def test_one_game_batch_replays_its_game_exactly():
     for name in FIELDS:
         if name not in ("frame", "f_seen", "legal", "action", "kind", "decider", "waiting"):
             assert np.array_equal(getattr(alone, name)[0], getattr(batch, name)[1]), name
+
+
+def test_kernel_cache_is_keyed_on_the_sources_it_compiles_in(tmp_path):
+    """sim.core.kernel_cache: a cached kernel that reads a constant of another module is compiled
+    anew when that module changes (numba alone would load the stale code), and the Red Rising
+    kernel's cache stamp includes the digest of the modules whose constants it reads."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from sim.core import kernel_cache
+    from sim.games.red_rising import kernel, program, state, zones
+
+    (tmp_path / "consts.py").write_text("VALUE = 1\n")
+    (tmp_path / "kern.py").write_text(
+        "from numba import njit\nfrom sim.core import kernel_cache\nimport consts\n"
+        "kernel_cache.watch(__file__, consts)\nV = consts.VALUE\n\n@njit(cache=True)\ndef f():\n    return V\n")
+    env = {**__import__("os").environ, "PYTHONPATH": f"{tmp_path}:{Path(__file__).resolve().parents[1]}"}
+
+    def value():
+        out = subprocess.run([sys.executable, "-c", "import kern; print(kern.f())"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, check=True)
+        return int(out.stdout)
+
+    assert value() == 1 and list((tmp_path / "__pycache__").glob("kern.f-*.nbi"))
+    (tmp_path / "consts.py").write_text("VALUE = 2  # changed\n")
+    assert value() == 2
+    stamp = kernel.run_batch._cache._impl.locator.get_source_stamp()
+    watched = sorted(str(Path(m.__file__).resolve()) for m in (A, zones, program, state))
+    assert stamp[1] == kernel_cache.sources_digest(watched)

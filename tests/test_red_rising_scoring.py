@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import json
 from pathlib import Path
 
@@ -480,8 +481,8 @@ def test_rr_a19_names_in_card_index_order():
     assert choices(content, [["O", "V", "U"], []]) == {"O": "Alpha"}
 
 
-def test_rr_a19_greedy_in_card_index_order():
-    """The first grey takes the best colour; the second then takes the best remaining gain."""
+def test_rr_a19_two_wildcards_in_one_hand_each_take_their_own_best():
+    """RR-A19: two greys, two different bonuses: one becomes Obsidian, the other Pink (5 + 4)."""
     content = make_content(("GR1", "Grey", 0, [], GREY), ("GR2", "Grey", 0, [], GREY),
                            ("G", "Gold", 0, [if_with(5, colour=["Obsidian"])]),
                            ("S", "Silver", 0, [if_with(4, colour=["Pink"])]))
@@ -489,16 +490,45 @@ def test_rr_a19_greedy_in_card_index_order():
     assert cards_of(content, [["GR1", "GR2", "G", "S"], []])[0] == 9
 
 
-def test_rr_a19_greedy_is_not_exhaustive():
-    """Greedy, not optimal: GR1 fixes Obsidian (+6 now); GR2 then cannot reach the 2 x 5 Pink pair.
+def test_rr_a19_interacting_wildcards_take_the_best_assignment_not_one_at_a_time():
+    """RR-A19 at final scoring: two greys, "+10 if with no Blue" and "+6 for each Blue". One at a
+    time, each grey stays Grey (Blue alone: +6 - 10), scoring 10; together both Blue score 12."""
+    content = make_content(("GR1", "Grey", 0, [], GREY), ("GR2", "Grey", 0, [], GREY),
+                           ("N", "Red", 0, [if_with_no(10, colour=["Blue"])]),
+                           ("E", "Gold", 0, [for_each(6, colour=["Blue"])]))
+    hands = [["GR1", "GR2", "N", "E"], []]
+    assert cards_of(content, hands)[0] == 12
+    assert choices(content, hands) == {"GR1": "Blue", "GR2": "Blue"}
+    where = game_arrays(content, hands)["where"][0]
+    assert reference_scores(content, Config(), where, [0, 0], [0, 0], [0, 0], -1, -1, 0)[0]["score_cards"] == 12
 
-    Optimal would be Pink + Pink = +10 (the for_each counts both), greedy gives Obsidian + Pink = +6 + 5.
-    """
+
+def test_rr_a19_the_best_assignment_is_the_first_best():
+    """RR-A19: Obsidian + Pink (+6 + 5 = 11) beats Pink + Pink (2 x 5 = 10)."""
     content = make_content(("GR1", "Grey", 0, [], GREY), ("GR2", "Grey", 0, [], GREY),
                            ("G", "Gold", 0, [if_with(6, colour=["Obsidian"])]),
                            ("S", "Silver", 0, [for_each(5, colour=["Pink"])]))
     assert choices(content, [["GR1", "GR2", "G", "S"], []]) == {"GR1": "Obsidian", "GR2": "Pink"}
     assert cards_of(content, [["GR1", "GR2", "G", "S"], []])[0] == 11
+
+
+def test_rr_a19_pinned_wildcard_choices_are_kept():
+    """RR-A19: a choice pinned in advance (position files) is kept; the other wildcard takes the best
+    given it. Pinning GR1 to Pink leaves GR2 Obsidian (+5 + 6 = 11, GR1 Obsidian was the search's
+    choice); pinning both to Obsidian scores only G's +6."""
+    content = make_content(("GR1", "Grey", 0, [], GREY), ("GR2", "Grey", 0, [], GREY),
+                           ("G", "Gold", 0, [if_with(6, colour=["Obsidian"])]),
+                           ("S", "Silver", 0, [for_each(5, colour=["Pink"])]))
+    hands = [["GR1", "GR2", "G", "S"], []]
+    arrays = game_arrays(content, hands)
+    ids = {c.id: c.index for c in content.cards}
+    pins = [{ids["GR1"]: {"colour": "Pink"}}]
+    out = score_final(content, Config(), **arrays, pinned=pins)
+    assert out["score_cards"][0, 0] == 11
+    chosen = wildcard_choices(content, arrays["where"], arrays["automa_seat"], 2, pinned=pins)[0]
+    assert chosen == {ids["GR1"]: {"colour": "Pink"}, ids["GR2"]: {"colour": "Obsidian"}}
+    pins = [{ids["GR1"]: {"colour": "Obsidian"}, ids["GR2"]: {"colour": "Obsidian"}}]
+    assert score_final(content, Config(), **arrays, pinned=pins)["score_cards"][0, 0] == 6
 
 
 def test_rr_a19_own_terms_ignore_own_choice():
@@ -509,17 +539,16 @@ def test_rr_a19_own_terms_ignore_own_choice():
     assert choices(content, [["GR", "G", "R"], []]) == {"GR": "Blue"}
 
 
-def test_rr_a19_card_with_both_wildcards_fixes_its_name_first():
-    """Name first (given a plain Grey), then colour (given that name): +3 + 10, not +5 + 10.
-
-    Colour first would take Obsidian (+5 from C) and then refuse Alpha (B would lose 10).
-    """
+def test_rr_a19_card_with_both_wildcards_takes_its_best_pair():
+    """RR-A19: a card with both wildcards gets the best (name, colour) pair: Obsidian and no name,
+    +5 (C) + 10 (B), beats Alpha alone (+3 + 10) and both (+3 + 5, B lost). One at a time, name
+    first, would have kept Alpha (13)."""
     content = make_content(("D", "Grey", 0, [], {**GREY, **ORANGE}), ("AL", "Red", 0, [], {"name": "Alpha"}),
                            ("A", "Red", 0, [if_with(3, name=["Alpha"])]),
                            ("B", "Red", 0, [if_with_no(10, colour=["Obsidian"], name=["Alpha"])]),
                            ("C", "Red", 0, [if_with(5, colour=["Obsidian"])]))
-    assert choices(content, [["D", "A", "B", "C"], []]) == {"D": "Alpha"}
-    assert cards_of(content, [["D", "A", "B", "C"], []])[0] == 13
+    assert choices(content, [["D", "A", "B", "C"], []]) == {"D": "Obsidian"}
+    assert cards_of(content, [["D", "A", "B", "C"], []])[0] == 15
 
 
 def test_rr_a19_a27_wildcards_elsewhere_or_with_au_toma_choose_nothing():
@@ -713,6 +742,28 @@ def test_rr_e20_high_scores_are_plain_totals():
     assert s["score"] == [300, 0] and s["rank"] == [1, 2]
 
 
+def test_rr_a19_position_files_pin_wildcard_choices(tmp_path):
+    """RR-A19: a seat's ``wildcards`` pins a choice. GRE-2 (core 7) with YEL-1 (core 1, +4 for each
+    Green): free, the grey counts as Green, 7 + 1 + 4; pinned to Blue it gains nothing, 7 + 1;
+    pinned to null it declines. Bad pins are input errors naming the key."""
+    def seat(**extra):
+        return {"players": [{"hand": ["GRE-2", "YEL-1"], **extra}, {}]}
+    free = score_position(write(tmp_path, seat()))[0]
+    assert free["score_cards"] == 12 and free["wildcards"] == {"GRE-2": {"colour": "Green"}}
+    blue = score_position(write(tmp_path, seat(wildcards={"GRE-2": {"colour": "Blue"}})))[0]
+    assert blue["score_cards"] == 8 and blue["wildcards"] == {"GRE-2": {"colour": "Blue"}}
+    declined = score_position(write(tmp_path, seat(wildcards={"GRE-2": {"colour": None}})))[0]
+    assert declined["score_cards"] == 8 and declined["wildcards"] == {}
+    for pins, place, words in (({"YEL-1": {"colour": "Green"}}, "players[0].wildcards.YEL-1.colour",
+                                "has no colour wildcard"),
+                               ({"GRE-1": {"colour": "Green"}}, "players[0].wildcards.GRE-1", "not in this seat's hand"),
+                               ({"GRE-2": {"colour": "Mauve"}}, "players[0].wildcards.GRE-2.colour", "expected one of"),
+                               ({"GRE-2": {"hue": "Blue"}}, "players[0].wildcards.GRE-2.hue", "unknown"),
+                               ({"GRE-2": "Blue"}, "players[0].wildcards.GRE-2", "expected an object")):
+        message = error_of(write(tmp_path, seat(wildcards=pins)))
+        assert place in message and words in message, message
+
+
 # ---- bad position files ---------------------------------------------------------------------------
 
 GOOD = {
@@ -898,21 +949,20 @@ def reference_scores(content, config, where, helium, fleet, cubes, sovereign, au
                 total += term.points * n
         return total
 
-    def greedy(p):
-        fixed = {}
-        for card in hands[p]:                      # hands are in card-index order
+    def best(p):
+        """Every combination of the hand's wildcard choices (RR-A19); colours and names that no
+        end bonus of the hand mentions change nothing, so they are left out."""
+        filters = [term.filter for card in hands[p] for term in card.end_bonus]
+        mentioned = {x for f in filters for x in (f.colour or ()) + (f.not_colour or ()) + (f.name or ())}
+        slots, options = [], []
+        for card in hands[p]:
             for kind, flag in (("name", card.name_wildcard), ("colour", card.colour_wildcard)):
-                if not flag:
-                    continue
-                candidates = [c for c in content.colours if c != card.colour] if kind == "colour" \
-                    else [n for n in names if n != card.name]
-                best, best_points = None, card_points(p, fixed)
-                for option in candidates:
-                    points = card_points(p, {**fixed, (card.index, kind): option})
-                    if points > best_points:
-                        best, best_points = option, points
-                fixed[card.index, kind] = best
-        return card_points(p, fixed)
+                if flag:
+                    own = card.colour if kind == "colour" else card.name
+                    pool = content.colours if kind == "colour" else names
+                    slots.append((card.index, kind))
+                    options.append([None] + [x for x in pool if x in mentioned and x != own])
+        return max(card_points(p, dict(zip(slots, combo))) for combo in itertools.product(*options))
 
     def influence(p):
         entries = list(cubes) + ([config.neutral_cubes] if seats == 2 else [])
@@ -935,7 +985,7 @@ def reference_scores(content, config, where, helium, fleet, cubes, sovereign, au
             row.update(score_cards=level.matching * (match - (excess - drop)) + level.non_matching * (other - drop),
                        score_hand_penalty=0, score_automa_base=level.start_points)
         else:
-            row.update(score_cards=greedy(p), score_automa_base=0,
+            row.update(score_cards=best(p), score_automa_base=0,
                        score_hand_penalty=-config.hand_penalty * max(sizes[p] - config.hand_limit, 0))
         row["score"] = sum(row[k] for k in COMPONENTS)
         out.append(row)
@@ -1040,3 +1090,19 @@ def test_docs_positions_example_is_valid(tmp_path):
     rows = score_position(write(tmp_path, data))
     assert [r["score"] for r in rows] == [104, 80]
     assert [r["faction"] for r in rows] == ["Diana", "Mars"]
+
+
+def test_rr_a19_wildcard_search_in_small_chunks_finds_the_same_assignments(monkeypatch):
+    """RR-A19: the search over a hand's wildcard assignments goes in chunks (memory bound); chunks
+    of 3 combinations give the same scores and choices as one chunk."""
+    from sim.games.red_rising import scoring
+
+    content = wildcard_content()
+    arrays = random_batch(content, 60, 3, np.random.default_rng(5), max_hand=9)
+    whole = score_final(content, Config(), **arrays)
+    chosen = wildcard_choices(content, arrays["where"], arrays["automa_seat"], 3)
+    monkeypatch.setattr(scoring, "_SEARCH_CHUNK", 3)
+    small = score_final(content, Config(), **arrays)
+    assert np.array_equal(small["score_cards"], whole["score_cards"])
+    assert wildcard_choices(content, arrays["where"], arrays["automa_seat"], 3) == chosen
+    assert sum(len(c) for c in chosen) > 20                          # many hands do hold wildcards

@@ -172,7 +172,7 @@ def test_observe_cards_equals_the_scrubbed_where():
     what the observation's ``where`` says: own cards, and count and value sum of unknown ones."""
     from numba import njit
 
-    from sim.games.red_rising.game import observe_cards
+    from sim.games.red_rising.observe import observe_cards
     from sim.games.red_rising.state import UNKNOWN
 
     @njit
@@ -205,3 +205,22 @@ def test_observe_cards_equals_the_scrubbed_where():
             np.testing.assert_array_equal(got[:, 0], (where == UNKNOWN).sum(axis=1))
             np.testing.assert_array_equal(got[:, 1], np.where(where == UNKNOWN, values, 0).sum(axis=1))
             assert not seen.any()
+
+
+@pytest.mark.parametrize("seats", [["random"] * 4, ["rr_balanced", "random", "rr_fleet_rush", "rr_end_bonus"]])
+def test_whole_game_paths_do_not_pay_the_legality_check(seats, monkeypatch):
+    """GAME.step checks every answer with sim.core.game.check_legal; the compiled whole-game paths
+    (play_uniform, the scripted plans' driver) check inside the kernel and never call it, while the
+    runner's step loop does."""
+    from sim.core.game import check_legal
+    from sim.games.red_rising import engine
+
+    calls = []
+    monkeypatch.setattr(engine, "check_legal", lambda *a: calls.append(1) or check_legal(*a))
+    config = Config(players=4)
+    content = load_content(config)
+    strategies = [registry.make(name, {}, GAME, content) for name in seats]
+    play_games(GAME, config, content, strategies, 3, np.arange(40))
+    assert calls == []
+    play_games(GAME, config, content, strategies, 3, np.arange(40), on_step=lambda *_: None)
+    assert len(calls) > 40

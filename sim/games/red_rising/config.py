@@ -16,7 +16,9 @@ class Config:
     # Rule switches for the spec's ambiguities (section 8.2).
     influence_tie_mode: str = choices("dense", "competition")            # RR-A11
     threshold_mode: str = choices("current", "ever_reached")             # RR-A15
-    ceres_banish: str = choices("top", "any")                            # RR-A13
+    # RR-A13, RR-R31: Ceres' Sovereign banish takes a card of the chosen location: "any" card (the
+    # seed's "verban dan een kaart van een locatie naar keuze") or only its "top" card (the die's wording).
+    ceres_banish: str = choices("any", "top")
     ceres_end_banish: str = choices("after_end_abilities", "with_own_end_abilities")  # RR-A14
     trade_limit: str = choices("per_ability", "per_turn_total")          # RR-A21
     chain_deploy_recursive: bool = True                                   # RR-A22

@@ -13,8 +13,9 @@ An empty ``Config.deck_file`` / ``tables_file`` / ``automa_deck_file`` means the
 
 Everything is checked before the engine sees it: every problem raises ``InputError`` with one
 line naming the file, the card / house / row and the field, and what was expected. The loader
-also applies the one rule switch that changes content: ``Config.ceres_banish = "any"`` turns
-House Ceres's ``banish_location`` ops into ``position = "any"`` (RR-A13).
+also applies the one rule switch that changes content: ``Config.ceres_banish`` (RR-A13) sets the
+``position`` of House Ceres's ``banish_location`` ops: ``"any"`` card of the location (default, the
+seed's wording) or its ``"top"`` card.
 """
 from __future__ import annotations
 
@@ -466,12 +467,10 @@ def load_houses(check: Checker, raw_houses) -> tuple[House, ...]:
 
 
 def apply_ceres_banish(houses, mode: str) -> tuple[House, ...]:
-    """RR-A13: with ceres_banish = "any", House Ceres banishes any card of a location, not the top."""
-    if mode != "any":
-        return houses
-    def widen(op):
-        return dataclasses.replace(op, position="any") if op.op == "banish_location" else op
-    return tuple(dataclasses.replace(h, on_sovereign=tuple(map(widen, h.on_sovereign)))
+    """RR-A13, RR-R31: House Ceres banishes ``mode`` = "any" card of a location or its "top" card."""
+    def fix(op):
+        return dataclasses.replace(op, position=mode) if op.op == "banish_location" else op
+    return tuple(dataclasses.replace(h, on_sovereign=tuple(map(fix, h.on_sovereign)))
                  if h.name == "Ceres" else h for h in houses)
 
 

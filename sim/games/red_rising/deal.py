@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import rng
-from sim.games.red_rising import automa
 from sim.games.red_rising.actions import num_actions
 from sim.games.red_rising.program import program_for
 from sim.games.red_rising.state import (
@@ -21,6 +20,7 @@ AUTOMA_HAND = 2                    # RR-V8
 LOCATION_CARDS = 2                 # RR-S4
 PLAYER_HELIUM_CAP = 30_000         # helium is unlimited for players (RR-R18, RR-A7)
 LUNA = 2
+AUTOMA_SET_ASIDE = 4               # Au Toma cards set aside at every (re)build (RR-V3, RR-V14)
 
 
 def house_pool(config, content) -> list[int]:
@@ -44,6 +44,22 @@ def odd_even(s: State, g) -> np.ndarray:
     on_loc = s.where[g] < 4
     odd = ((s.prog.core[: s.num_cards] % 2 == 1)[None, :] & on_loc).sum(axis=1)
     return (odd > on_loc.sum(axis=1) - odd).astype(np.int8)
+
+
+def shuffle_order(keys, n: int, counter) -> np.ndarray:
+    """``rng.permutations(keys, n, counter)`` with a per-game counter (int[b, n]): Au Toma's deck
+    orders (the kernel rebuilds her deck with the same draws, ``kernel`` tests them against this)."""
+    counter = np.asarray(counter, dtype=np.int64)
+    offsets = np.arange(n, dtype=np.int64)[None, :] + counter[:, None] * n
+    draws = rng.bits(np.asarray(keys, dtype=np.uint64)[:, None], offsets)
+    return np.argsort(draws, axis=-1, kind="stable")
+
+
+def build_automa_deck(s: State, g):
+    """Shuffle all Au Toma cards (shuffle number ``auto_shuffles``), set the top four aside."""
+    n = s.auto_order.shape[1]
+    s.auto_order[g] = shuffle_order(s.key_automa[g], n, s.auto_shuffles[g])
+    s.auto_pos[g] = AUTOMA_SET_ASIDE
 
 
 def init(config, content, game_ids, seed) -> State:
@@ -117,7 +133,7 @@ def init(config, content, game_ids, seed) -> State:
         s.parity[:] = odd_even(s, rows)
         # Au Toma's deck (RR-V3): shuffle 0
         s.key_automa[:] = rng.stream_keys(seed, game_ids, "automa")
-        automa.build_deck(s, rows)
+        build_automa_deck(s, rows)
 
     s.key_die[:] = rng.stream_keys(seed, game_ids, "die")
     s.key_pick[:] = rng.stream_keys(seed, game_ids, "pick")

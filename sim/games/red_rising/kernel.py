@@ -1,13 +1,11 @@
 """The compiled micro-op machine: numba kernels that run the games of a batch to their next decision.
 
-Same state, same micro-ops, same semantics as the vectorised handlers of engine.py, ops.py,
-automa.py and endgame.py (and the oracle, docs/red_rising_model.md); only the execution differs.
-The vectorised handlers group the games by micro-op and pay a numpy call per group; here one
-compiled loop goes over the games of the batch and, for each game, executes its micro-ops with
-scalar code until the game waits for a decision or is over (``run_batch``), after storing the
-answers of a step (``apply_batch``). The state stays in the batch arrays of ``State`` (passed as
-a named tuple of arrays, ``pack``); nothing is copied per game and there is no Python loop over
-games. Random draws come from the same keyed SplitMix64 streams as ``sim.core.rng`` (``bits``,
+The one implementation of the rules of play (docs/red_rising_model.md; its judge is the
+one-game oracle tests/oracle_red_rising.py). One compiled loop goes over the games of the batch
+and, for each game, executes its micro-ops with scalar code until the game waits for a decision
+or is over (``run_batch``), after storing the answers of a step (``apply_batch``). The state
+stays in the batch arrays of ``State`` (passed as a named tuple of arrays, ``pack``); nothing is
+copied per game and there is no Python loop over games. Random draws come from the same keyed SplitMix64 streams as ``sim.core.rng`` (``bits``,
 ``integers``; tested bit for bit), with the same purposes and counters.
 
 The frame stack cannot grow inside the kernel: a game that is about to need more frames than
@@ -16,7 +14,8 @@ kernel returns that game, ``engine.run`` grows the arrays (``state.grow_frames``
 kernel again.
 
 Compiled once per machine (``cache=True``: numba stores the machine code beside this module
-in ``__pycache__``); a process then pays only the loading of the cached code.
+in ``__pycache__``); a process then pays only the loading of the cached code. The cache is keyed
+on this file and on the sources whose constants it reads (``sim.core.kernel_cache``).
 """
 from __future__ import annotations
 
@@ -24,6 +23,8 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+
+from sim.core import kernel_cache
 
 # No reference counting in the kernel (it allocates nothing: scratch buffers come with the arrays);
 # with it, every call between kernel functions would count references of every array it passes.
@@ -34,6 +35,9 @@ from sim.games.red_rising import actions as A
 from sim.games.red_rising import zones
 from sim.games.red_rising import program as PR
 from sim.games.red_rising import state as ST
+
+# The kernel compiles in constants of these modules: its cached code is keyed on their sources too.
+kernel_cache.watch(__file__, A, zones, PR, ST)
 
 # ---- constants (module globals are compile-time constants for numba) ---------------------------
 LEAD, SCOUT, LOC0, DECK_A, YES, NO, FACE0, OPP0, CARD0 = (A.LEAD, A.SCOUT, A.LOC0, A.DECK, A.YES, A.NO,
@@ -66,9 +70,9 @@ _M = ST.M
 (GC_LOC, GC_CARD, DA_CARD, DA_LOC, REC_CARD, REC_LOC, RD_NEXT, RD_F1, RD_F2, RD_FC) = (
     _M["GC_LOC"], _M["GC_CARD"], _M["DA_CARD"], _M["DA_LOC"], _M["REC_CARD"], _M["REC_LOC"], _M["RD_NEXT"],
     _M["RD_F1"], _M["RD_F2"], _M["RD_FC"])
-(OPP_CHOOSE, OPP_NEXT, OPP_BLOCK, OPP_CARD, OPP_ACCEPT, OPP_THEN, RV_CARD, TRADE_GET) = (
+(OPP_CHOOSE, OPP_NEXT, OPP_BLOCK, OPP_CARD, OPP_ACCEPT, OPP_THEN, RV_CARD, TRADE_GET, BH_OPT, IF_WILD) = (
     _M["OPP_CHOOSE"], _M["OPP_NEXT"], _M["OPP_BLOCK"], _M["OPP_CARD"], _M["OPP_ACCEPT"], _M["OPP_THEN"],
-    _M["RV_CARD"], _M["TRADE_GET"])
+    _M["RV_CARD"], _M["TRADE_GET"], _M["BH_OPT"], _M["IF_WILD"])
 
 (GAIN, LOSE, TRADE, BANISH_LOC, BANISH_HAND, BANISH_DECK, MOVE, PLACE, GAIN_CARD, DEPLOY_ANOTHER, RECOVER,
  ROLL_DIE, OPPONENT, REVEAL_OWN, IF, END_TURN) = (
@@ -100,21 +104,6 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 _TO_UNIT = 1.0 / float(1 << 53)
 
-# Numba's cache keeps the values of these constants (they come from actions.py, zones.py, state.py
-# and program.py) and is refreshed only when *this* file changes: if one of them changes, this
-# fingerprint no longer matches and the import fails until it is updated here (which, being a
-# change of this file, recompiles the kernel).
-FINGERPRINT = "a9085a1f71f9f95e"
-
-
-def fingerprint() -> str:
-    import hashlib
-    values = sorted((k, v) for k, v in globals().items()
-                    if k.isupper() and isinstance(v, (int, float)) and not isinstance(v, bool))
-    values += sorted(A.KIND.items()) + sorted(ST.M.items())
-    return hashlib.blake2b(repr(values).encode(), digest_size=8).hexdigest()
-
-
 # ---- the arrays the kernel works on ---------------------------------------------------------------
 _STATE_FIELDS = ("where", "under", "top", "size", "hand_n", "res", "cap", "sovereign", "house", "automa",
                  "letter_loc", "luna_bonus", "auto_order", "auto_pos", "auto_shuffles", "key_die", "key_pick",
@@ -127,7 +116,7 @@ _STATE_FIELDS = ("where", "under", "top", "size", "hand_n", "res", "cap", "sover
 _SCRATCH = ("w_b4a", "w_b4b", "w_b4c", "w_b4d", "w_c1", "w_c2", "w_c3", "w_p", "w_7", "w_3", "w_k1", "w_k2",
             "w_u", "w_i")
 Arrays = namedtuple("Arrays", _STATE_FIELDS + _SCRATCH)
-_PROG_FIELDS = ("op", "prm", "fmatch", "blocks", "deploy_pc", "end_pc", "house_pc", "sel", "house_extra_turn",
+_PROG_FIELDS = ("op", "prm", "fmatch", "wmatch", "blocks", "deploy_pc", "end_pc", "house_pc", "sel", "house_extra_turn",
                 "house_end_banish", "auto_deploy", "auto_gain", "auto_extra", "auto_dir", "die", "cfg")
 Prog = namedtuple("Prog", _PROG_FIELDS)
 # cfg int64 columns
@@ -160,7 +149,7 @@ def pack(s) -> tuple:
         cfg = np.array([p.die_pc, c.threshold, c.threshold_mode == "ever_reached", c.stalemate_rounds, c.max_rounds,
                         c.trade_limit == "per_turn_total", bool(c.chain_deploy_recursive),
                         c.ceres_end_banish == "with_own_end_abilities"], dtype=np.int64)
-        tables = Prog(p.op.astype(np.int64), p.prm.astype(np.int64), p.fmatch, p.blocks,
+        tables = Prog(p.op.astype(np.int64), p.prm.astype(np.int64), p.fmatch, p.wmatch, p.blocks,
                       p.deploy_pc.astype(np.int64), p.end_pc.astype(np.int64), p.house_pc.astype(np.int64),
                       p.sel, p.house_extra_turn.astype(np.int64), p.house_end_banish.astype(np.int64),
                       p.auto_deploy.astype(np.int64), p.auto_gain.astype(np.int64), p.auto_extra.astype(np.int64),
@@ -544,7 +533,7 @@ def receive_sovereign(S, P, g, p):
         push(S, P, g, pc, p, -1, -1, 0, 0)
 
 
-# ---- the turn (engine.py) --------------------------------------------------------------------------
+# ---- the turn ---------------------------------------------------------------------------------------
 
 @jit_inline
 def h_start(S, P, g):
@@ -687,7 +676,7 @@ def h_end(S, P, g):
     S.mop[g] = T_START
 
 
-# ---- Au Toma (automa.py) ---------------------------------------------------------------------------
+# ---- Au Toma ---------------------------------------------------------------------------------------
 
 @jit
 def build_deck(S, g):
@@ -831,7 +820,7 @@ def free_gain(S, P, g, res, amount):
         free_die(S, P, g)
 
 
-# ---- end of the game (endgame.py) ------------------------------------------------------------------
+# ---- end of the game: scoring step 1 ---------------------------------------------------------
 
 @jit
 def e_player(S, P, g):
@@ -955,7 +944,7 @@ def e_score(S, g):
     S.mop[g] = DONE
 
 
-# ---- ops (ops.py) ----------------------------------------------------------------------------------
+# ---- ops ----------------------------------------------------------------------------------------
 
 @jit_inline
 def fm(P, f, c):
@@ -971,30 +960,33 @@ def sel_loc(P, code, this, x):
 
 
 @jit_inline
-def own_match_any(S, P, g, actor, f):
+def own_match_any(S, P, g, actor, f, wild=False):
+    """Does seat ``actor`` hold a card matching filter ``f`` (``wild``: using its wildcards, RR-A19)?"""
     z = HAND0 + actor
     for c in range(S.where.shape[1]):
-        if S.where[g, c] == z and P.fmatch[f, c]:
+        if S.where[g, c] == z and (P.wmatch[f, c] if wild else P.fmatch[f, c]):
             return True
     return False
 
 
 @jit_inline
-def own_match(S, P, g, actor, f):
+def own_match(S, P, g, actor, f, wild=False):
+    """w_c1 = the cards of seat ``actor`` matching filter ``f`` (``wild``: wildcards that can match too)."""
     n = S.where.shape[1]
     out = S.w_c1
     z = HAND0 + actor
     for c in range(n):
-        out[c] = S.where[g, c] == z and P.fmatch[f, c]
+        out[c] = S.where[g, c] == z and (P.wmatch[f, c] if wild else P.fmatch[f, c])
 
 
 @jit_inline
-def gate(S, P, g, d, possible):
-    """Skip impossible ops, ask optional ones, begin the others."""
+def gate(S, P, g, d, possible, wild_only=False):
+    """Skip impossible ops, ask optional ones, begin the others. ``wild_only``: only a wildcard of the
+    actor's hand can make the op possible; the actor may decline to use it (``optional``, RR-A19)."""
     pc = S.frame[g, d, R_PC]
     if not possible:
         advance(S, P, g, d, False)
-    elif P.prm[pc, P_OPT] == 1:
+    elif P.prm[pc, P_OPT] == 1 or wild_only:
         ask_yes_no(S, g, K_OPTIONAL, S.frame[g, d, R_ACTOR], OPT)
     else:
         begin(S, P, g, d, P.op[pc])
@@ -1124,6 +1116,7 @@ def enter(S, P, g, op):
     actor = S.frame[g, d, R_ACTOR]
     f = P.prm[pc, P_FILT]
     ncard = S.where.shape[1]
+    wild_only = False
     if op == GAIN:
         res = P.prm[pc, P_RES]
         r = min(res, 2)
@@ -1143,7 +1136,8 @@ def enter(S, P, g, op):
     elif op == BANISH_LOC:
         possible = loc_candidates(S, P, g, d, P_SEL, S.w_b4a, S.w_c2)
     elif op == BANISH_HAND or op == REVEAL_OWN:
-        possible = own_match_any(S, P, g, actor, f)
+        possible = own_match_any(S, P, g, actor, f, True)
+        wild_only = possible and not own_match_any(S, P, g, actor, f)
     elif op == BANISH_DECK:
         possible = S.size[g, PILE_DECK] > 0
     elif op == MOVE:
@@ -1157,9 +1151,10 @@ def enter(S, P, g, op):
     elif op == GAIN_CARD:
         possible, _ = gain_card_candidates(S, P, g, d, S.w_b4a, S.w_c2)
     elif op == DEPLOY_ANOTHER:
-        possible = own_match_any(S, P, g, actor, f)
+        possible = own_match_any(S, P, g, actor, f, True)
         if P.cfg[CF_CHAIN_REC] == 0:
             possible = possible and S.frame[g, d, R_CHAIN] == 0
+        wild_only = possible and not own_match_any(S, P, g, actor, f)
     elif op == RECOVER:
         cand = False
         for c in range(ncard):
@@ -1182,7 +1177,7 @@ def enter(S, P, g, op):
         possible = P.prm[pc, P_WHEN] == 0 or S.frame[g, d, R_PREV] != 0
     else:                                   # ROLL_DIE, IF: always possible
         possible = True
-    gate(S, P, g, d, possible)
+    gate(S, P, g, d, possible, wild_only)
 
 
 @jit
@@ -1254,7 +1249,7 @@ def begin(S, P, g, d, op):
             to_hand(S, g, actor, pop_top(S, g, PILE_DECK))
             advance(S, P, g, d, True)
     elif op == DEPLOY_ANOTHER or op == REVEAL_OWN:
-        own_match(S, P, g, actor, f)
+        own_match(S, P, g, actor, f, True)
         ask_cards(S, g, K_TCARD, actor, S.w_c1, DA_CARD if op == DEPLOY_ANOTHER else RV_CARD)
     elif op == RECOVER:
         cc = S.w_c2
@@ -1425,9 +1420,9 @@ def effect(S, P, g, d, tgt):
         if is_auto:
             take_card(S, P, g, d, automa_bottom(S, g))
             return
-        own_match(S, P, g, tgt, f)
-        cand = S.w_c1
         seln = P.prm[pc, P_SELN]
+        own_match(S, P, g, tgt, f, seln == S_OWNER)        # the owner may hand over a wildcard (RR-A19)
+        cand = S.w_c1
         if seln == S_RANDOM:
             take_card(S, P, g, d, pick(S, g, cand))
         elif seln == S_OWNER:
@@ -1436,7 +1431,7 @@ def effect(S, P, g, d, tgt):
             ask_cards(S, g, K_TCARD, actor, cand, OPP_CARD)
     elif act == A_REVEAL_RANDOM or act == A_REVEAL_CHOICE:
         choice = act == A_REVEAL_CHOICE
-        own_match(S, P, g, tgt, f)
+        own_match(S, P, g, tgt, f, choice and not is_auto)
         cand = S.w_c1
         if choice and not is_auto:
             ask_cards(S, g, K_TCARD, tgt, cand, OPP_CARD)
@@ -1591,10 +1586,36 @@ def condition(S, P, g, d):
     return S.frame[g, d, R_PREV] != 0
 
 
+@jit_inline
+def condition_wild(S, P, g, d):
+    """Can the actor make a false ``hand_has`` / ``seen_has`` condition true with a wildcard of
+    its own hand (RR-A19)? Cards of other players count as printed (their owners decline)."""
+    pc = S.frame[g, d, R_PC]
+    actor = S.frame[g, d, R_ACTOR]
+    kind = P.prm[pc, P_COND]
+    cf = P.prm[pc, P_CFILT]
+    if kind == C_HAND:
+        return own_match_any(S, P, g, actor, cf, True)
+    if kind == C_SEEN:
+        for i in range(S.f_seen.shape[2]):
+            c = S.f_seen[g, d, i]
+            if c >= 0 and S.where[g, c] == HAND0 + actor and P.wmatch[cf, c]:
+                return True
+    return False
+
+
 @jit
 def begin_if(S, P, g, d):
-    pc = S.frame[g, d, R_PC]
     val = condition(S, P, g, d)
+    if not val and condition_wild(S, P, g, d):
+        ask_yes_no(S, g, K_OPTIONAL, S.frame[g, d, R_ACTOR], IF_WILD)
+        return
+    resolve_if(S, P, g, d, val)
+
+
+@jit
+def resolve_if(S, P, g, d, val):
+    pc = S.frame[g, d, R_PC]
     S.frame[g, d, R_DONE] = 1 if val else 0
     nxt = P.prm[pc, P_THEN] if val else P.prm[pc, P_ELSE]
     if nxt < 0:
@@ -1609,7 +1630,7 @@ def begin_if(S, P, g, d):
 
 @jit
 def h_op(S, P, g, m):
-    """Micro-ops of the interpreter that are not ENTER (ops.py handlers)."""
+    """Micro-ops of the interpreter that are not ENTER (answers, loops of multi-step ops)."""
     d = S.depth[g]
     pc = S.frame[g, d, R_PC]
     actor = S.frame[g, d, R_ACTOR]
@@ -1636,11 +1657,23 @@ def h_op(S, P, g, m):
         advance(S, P, g, d, True)
     elif m == BH_ASK:
         f = P.prm[pc, P_FILT]
-        if S.frame[g, d, R_CNT] > 0 and own_match_any(S, P, g, actor, f):
-            own_match(S, P, g, actor, f)
+        cnt = S.frame[g, d, R_CNT]
+        if cnt > 0 and own_match_any(S, P, g, actor, f, True):
+            if cnt < P.prm[pc, P_AMT] and not own_match_any(S, P, g, actor, f):
+                ask_yes_no(S, g, K_OPTIONAL, actor, BH_OPT)          # only wildcards left (RR-A19)
+            else:
+                own_match(S, P, g, actor, f, True)
+                ask_cards(S, g, K_TCARD, actor, S.w_c1, BH_APPLY)
+        else:
+            advance(S, P, g, d, True)
+    elif m == BH_OPT:
+        if a == YES:
+            own_match(S, P, g, actor, P.prm[pc, P_FILT], True)
             ask_cards(S, g, K_TCARD, actor, S.w_c1, BH_APPLY)
         else:
             advance(S, P, g, d, True)
+    elif m == IF_WILD:
+        resolve_if(S, P, g, d, a == YES)
     elif m == BH_APPLY:
         c = a - CARD0
         remove_card(S, g, c)
@@ -1904,21 +1937,9 @@ def play_uniform(S, P, slot, keys, counters, n_strategies, bad):
 
 @jit
 def apply_batch(S, actions):
-    """Store the answers of the waiting games; returns the first game with an illegal answer, or -1
-    (then nothing is changed)."""
-    n_actions = S.legal.shape[1]
-    for g in range(S.where.shape[0]):
-        if S.waiting[g]:
-            a = actions[g]
-            if a < 0 or a >= n_actions or not S.legal[g, a]:
-                return g
+    """Store the answers of the waiting games (``engine.step`` has checked them, ``check_legal``)."""
     for g in range(S.where.shape[0]):
         if S.waiting[g]:
             S.action[g] = actions[g]
             S.waiting[g] = False
-    return -1
 
-
-if fingerprint() != FINGERPRINT:
-    raise ImportError(f"sim/games/red_rising/kernel.py: the engine's constants changed (fingerprint {fingerprint()}); "
-                      "set FINGERPRINT to it, which also makes numba recompile the cached kernel")

@@ -13,7 +13,7 @@ from sim.core import rng
 from sim.games.red_rising import actions as A
 from sim.games.red_rising import zones
 from sim.games.red_rising.content_types import LOCATIONS
-from sim.games.red_rising.endgame import RESULT_KEYS, final_scores
+from sim.games.red_rising.scoring import RESULT_KEYS, final_scores
 from sim.games.red_rising.state import END_REASONS, PILE_AUTOMA
 
 

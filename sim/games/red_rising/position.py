@@ -26,7 +26,7 @@ from sim.games.red_rising.scoring import COMPONENTS, score_final, wildcard_choic
 MAX_SEATS = 6
 CUBES = 10                         # influence cubes per house (RR-S9)
 TOP_KEYS = ("comment", "config", "deck_file", "fleet_points", "players", "locations", "banished", "parity")
-SEAT_KEYS = ("house", "automa", "hand", "helium", "fleet", "cubes", "sovereign")
+SEAT_KEYS = ("house", "automa", "hand", "helium", "fleet", "cubes", "sovereign", "wildcards")
 PATH_KEYS = ("deck_file", "tables_file", "automa_deck_file")
 
 
@@ -44,6 +44,7 @@ class Position:
     automa_seat: np.ndarray        # int[1]
     parity: np.ndarray             # int[1]: 0 = EVEN, 1 = ODD
     houses: tuple[str, ...]        # per seat; "" if not given
+    pinned: dict                   # wildcard choices fixed by the file: {card index: {"name" | "colour": choice}}
 
 
 def score_position(path) -> list[dict]:
@@ -55,9 +56,13 @@ def score_position(path) -> list[dict]:
     """
     pos = load_position(path)
     result = score_final(pos.content, pos.config, pos.where, pos.helium, pos.fleet, pos.cubes,
-                         pos.sovereign, pos.automa_seat, pos.parity)
+                         pos.sovereign, pos.automa_seat, pos.parity, pinned=[pos.pinned])
     seats = pos.helium.shape[1]
-    choices = wildcard_choices(pos.content, pos.where, pos.automa_seat, seats)[0]
+    choices = wildcard_choices(pos.content, pos.where, pos.automa_seat, seats, pinned=[pos.pinned])[0]
+    for c, pins in pos.pinned.items():          # a pinned choice is reported even if it changes nothing
+        for kind, value in pins.items():
+            if value:
+                choices.setdefault(c, {})[kind] = value
     rows = []
     for p in range(seats):
         automa = bool(pos.automa_seat[0] == p)
@@ -187,11 +192,13 @@ def _position(raw, seats_raw, automa_seat, config, content, source) -> Position:
     houses = []
     resources = np.zeros((3, len(seats_raw)), dtype=np.int64)
     sovereign = []
+    pinned: dict[int, dict] = {}
     for p, seat in enumerate(seats_raw):
         here = f"players[{p}]"
         is_automa = p == automa_seat
         houses.append(_house(seat, here, is_automa, houses, content, source))
         put(seat.get("hand", []), f"{here}.hand", zones.hand(p))
+        pinned.update(_wildcards(seat, here, p, is_automa, where, ids, content, source))
         resources[:, p] = _resources(seat, here, is_automa, content, source)
         if _get(seat, "sovereign", bool, source, f"{here}.sovereign"):
             sovereign.append(p)
@@ -207,7 +214,43 @@ def _position(raw, seats_raw, automa_seat, config, content, source) -> Position:
                     helium=resources[0][None], fleet=resources[1][None], cubes=resources[2][None],
                     sovereign=np.array([sovereign[0] if sovereign else -1]),
                     automa_seat=np.array([automa_seat]),
-                    parity=np.array([_parity(raw, automa_seat, source)]), houses=tuple(houses))
+                    parity=np.array([_parity(raw, automa_seat, source)]), houses=tuple(houses), pinned=pinned)
+
+
+def _wildcards(seat, place, p, is_automa, where, ids, content: Content, source) -> dict[int, dict]:
+    """A seat's pinned wildcard choices (RR-A19): ``{"GRE-1": {"colour": "Blue"}}`` for cards of
+    its hand; ``colour`` / ``name`` need the card's grey / orange wildcard, a colour of the deck
+    or a name of one of its cards (the printed one, or null, declines)."""
+    raw = _get(seat, "wildcards", dict, source, f"{place}.wildcards")
+    if raw and is_automa:
+        raise InputError(source, f"{place}.wildcards", "Au Toma never uses wildcards (RR-A27)")
+    names = list(dict.fromkeys(c.name for c in content.cards))
+    out = {}
+    for cid, pins in raw.items():
+        here = f"{place}.wildcards.{cid}"
+        if cid not in ids:
+            raise InputError(source, here, _unknown_card(cid, ids, content))
+        c = ids[cid]
+        card = content.cards[c]
+        if where[c] != zones.hand(p):
+            raise InputError(source, here, f"card {cid} is not in this seat's hand")
+        if not isinstance(pins, dict):
+            raise InputError(source, here, f'expected an object such as {{"colour": "Blue"}}, got {json.dumps(pins)}')
+        _check_keys(pins, source, f"{here}.", ("colour", "name"))
+        chosen = {}
+        for kind, flag, allowed, printed in (("colour", card.colour_wildcard, content.colours, card.colour),
+                                             ("name", card.name_wildcard, names, card.name)):
+            if kind not in pins:
+                continue
+            value = pins[kind]
+            if not flag:
+                raise InputError(source, f"{here}.{kind}", f"card {cid} has no {kind} wildcard (RR-R51, RR-R54)")
+            if value is not None and value not in allowed:
+                raise InputError(source, f"{here}.{kind}", f"expected one of {', '.join(allowed)} or null, "
+                                                           f"got {json.dumps(value)}")
+            chosen[kind] = "" if value in (None, printed) else value
+        out[c] = chosen
+    return out
 
 
 def _resources(seat: dict, place: str, is_automa: bool, content: Content, source: str):

@@ -92,6 +92,7 @@ class Program:
     prm: np.ndarray                # int32[I, NPRM]
     filters: tuple[Filter, ...]
     fmatch: np.ndarray             # bool[F, C + 1]: printed card matches filter (sentinel column False)
+    wmatch: np.ndarray             # bool[F, C + 1]: the card matches under some choice of its wildcards (RR-A19)
     blocks: np.ndarray             # bool[7, C + 1]: card may block opponent action a (RR-R42)
     deploy_pc: np.ndarray          # int32[C + 1]: start of the card's deploy block, -1 none
     end_pc: np.ndarray             # int32[C + 1]: start of the card's end-ability block, -1 none
@@ -217,6 +218,7 @@ def compile_program(content: Content) -> Program:
     fmatch = np.zeros((len(filters), n + 1), dtype=bool)
     for f, filt in enumerate(filters):
         fmatch[f, :n] = [matches(filt, c) for c in cards]
+    wmatch = wildcard_match(content, filters, fmatch)
     blocks = np.zeros((7, n + 1), dtype=bool)
     for card in cards:
         for a, name in enumerate(OPPONENT_ACTIONS):
@@ -231,7 +233,7 @@ def compile_program(content: Content) -> Program:
     part = {"J": 0, "M": 1, "L": 2, "I": 3, "A": 4, "B": 5, "C": 6, "D": 7}
     autos = content.automa_cards
     return Program(op=op, prm=np.asarray(comp.rows, dtype=np.int32).reshape(len(op), NPRM),
-                   filters=filters, fmatch=fmatch, blocks=blocks, deploy_pc=deploy_pc, end_pc=end_pc,
+                   filters=filters, fmatch=fmatch, wmatch=wmatch, blocks=blocks, deploy_pc=deploy_pc, end_pc=end_pc,
                    house_pc=house_pc, die_pc=die_pc, die=die_table(content), core=core, seen_k=comp.seen_k,
                    sel=selector_table(), opnames=tuple(OPNAME[int(o)] for o in op),
                    reg_dtype=np.int16 if max(len(op), n) < 30_000 else np.int32,
@@ -248,6 +250,23 @@ def compile_program(content: Content) -> Program:
 def die_table(content: Content) -> np.ndarray:
     """int8[7]: the bonus code (DF_*) of each face 1..6 of the content's die (index 0 unused)."""
     return np.asarray([0] + [DIE_BONUS[b] for b in content.die_faces], dtype=np.int8)
+
+
+def wildcard_match(content: Content, filters, fmatch) -> np.ndarray:
+    """bool[F, C + 1]: card c matches filter f with its printed attributes or with some choice of
+    its wildcards (a grey card also counting as one other colour, an orange card also bearing
+    another card's name; RR-R51, RR-R54, RR-A19). Plain cards: as ``fmatch``."""
+    wmatch = fmatch.copy()
+    names = list(dict.fromkeys(c.name for c in content.cards))
+    for card in content.cards:
+        if not (card.colour_wildcard or card.name_wildcard):
+            continue
+        colours = [{card.colour}] + ([{card.colour, x} for x in content.colours if x != card.colour]
+                                     if card.colour_wildcard else [])
+        named = [{card.name}] + ([{card.name, m} for m in names if m != card.name] if card.name_wildcard else [])
+        for f, filt in enumerate(filters):
+            wmatch[f, card.index] = any(matches(filt, card, cs, ns) for cs in colours for ns in named)
+    return wmatch
 
 
 @per_object

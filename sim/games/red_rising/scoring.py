@@ -10,7 +10,8 @@ Card points (RR-E9) of a player are the core values of the hand plus the end-bon
 the hand cards (RR-R55..RR-R59, RR-V48). Terms that look at the hand count the *other* hand
 cards (RR-R41): for a term of card ``c`` with filter ``f`` the count is "hand cards matching
 ``f``" minus "does ``c`` itself match ``f``". Wildcards (RR-R51..RR-R54, RR-A19) only change
-how hand cards match filters; they are fixed greedily (see ``_fix_wildcards``).
+how hand cards match filters; each hand's wildcards take the assignment of choices that
+maximises the owner's card points (``_fix_wildcards``).
 """
 from __future__ import annotations
 
@@ -33,6 +34,9 @@ _HAND_KINDS = (FOR_EACH, IF_WITH, IF_WITH_NO)
 
 COMPONENTS = ("score_cards", "score_fleet", "score_helium", "score_sovereign", "score_influence",
               "score_hand_penalty", "score_automa_base")
+RESULT_KEYS = COMPONENTS + ("score",)
+_SEARCH_CHUNK = 1 << 14              # wildcard assignments evaluated at once by ``_search_hand``
+_JOINT_OPTIONS = 16                  # slots with more options (names) are searched hand by hand
 INFLUENCE_RATES = (4, 2, 1)          # per cube for first, second, any other place (RR-E13)
 
 
@@ -137,8 +141,8 @@ def _build_tables(content: Content) -> ScoringTables:
 def _wildcard_slots(content, filter_list, match, hand_filters, term_card, term_kind, term_filter):
     """Wildcard slots in card-index order (a card with both flags: name first, then colour).
 
-    Candidate order is the one of the greedy rule: colours in ``meta.colours`` order, names
-    in card-index order of their first card; the card's own colour/name is not a candidate.
+    Candidate order (ties go to the first best): colours in ``meta.colours`` order, names in
+    card-index order of their first card; the card's own colour/name is not a candidate.
     Only filters of hand-counting terms matter, since wildcards apply to the owner's hand.
     """
     names = list(dict.fromkeys(c.name for c in content.cards))
@@ -216,46 +220,193 @@ def _term_values(kind, points, count):
                              np.where(kind == IF_WITH_NO, points * (count == 0), 0)))
 
 
-def _fix_wildcards(t: ScoringTables, hand, held: _HeldTerms, counts, self_match, owner_ok):
-    """Fix every wildcard in a player's hand greedily (RR-A19, docs/red_rising_model.md).
+def _fix_wildcards(t: ScoringTables, hand, held: _HeldTerms, counts, self_match, owner_ok, pinned=None):
+    """Fix every wildcard in a player's hand to the assignment that maximises the owner's card
+    points (RR-A19, docs/red_rising_model.md C13).
 
-    Slot by slot in card-index order, the owner's card points are evaluated for every option
-    given the options fixed before (later slots still declined); the first best is kept.
-    ``counts`` [B, P, F] (matching hand cards) and ``self_match`` [B, T] are updated in place.
-    Returns the chosen option index per game and slot (0 = declined / not held by a player).
+    A hand with one wildcard choice takes its best option (vectorised over games); hands with two
+    or three search every combination at once (``_search_joint``, vectorised over hands); the
+    rare others (more wildcards, a card with both, many name options, pinned choices) one by one
+    (``_search_hand``, options with the same effect on the hand merged). Ties go to the first
+    best assignment in slot order, declining first. ``pinned`` int[B, slots] (-1 = free) fixes a
+    slot's option (position files). ``counts`` [B, P, F] (matching hand cards) and
+    ``self_match`` [B, T] are updated in place. Returns the chosen option per game and slot
+    (0 = declined / not held by a player).
     """
-    batch = hand.shape[0]
+    batch, seats = hand.shape[:2]
     choice = np.zeros((batch, len(t.wildcards)), dtype=np.int16)
     games = np.arange(batch)
+    owner = np.zeros((batch, len(t.wildcards)), dtype=np.int64)
+    active = np.zeros((batch, len(t.wildcards)), dtype=bool)
     for s, slot in enumerate(t.wildcards):
-        owner = np.argmax(hand[:, :, slot.card], axis=1)
-        active = hand[games, owner, slot.card] & owner_ok[games, owner]
-        if not active.any():
-            continue
-        # The owner's held terms that this slot's options can change.
-        fixed = choice[:, slot.after] if slot.after >= 0 else np.zeros(batch, dtype=np.int16)
-        e = np.nonzero(active[held.game] & (held.seat == owner[held.game]) & slot.touched[held.term])[0]
-        b, p, term = held.game[e], held.seat[e], held.term[e]
-        other = counts[b, p, t.term_filter[term]] - self_match[b, term]
-        value = _term_values(t.term_kind[term, None], t.term_points[term, None],
-                             other[:, None] + slot.shift[fixed[b], term])                   # [E, X]
-        gain = np.zeros((batch, len(slot.options)), dtype=np.int64)
-        np.add.at(gain, b, value)
-        g = np.nonzero(active)[0]
-        best = np.argmax(gain[g], axis=1)                                                   # first best
-        delta = slot.delta[fixed[g], best]                                                  # [n, F]
-        counts[g, owner[g]] += delta
-        own = np.arange(t.card_terms[slot.card], t.card_terms[slot.card + 1])
-        self_match[g[:, None], own[None, :]] += delta[:, t.term_filter[own]]
-        choice[g, s] = best
+        owner[:, s] = np.argmax(hand[:, :, slot.card], axis=1)
+        active[:, s] = hand[games, owner[:, s], slot.card] & owner_ok[games, owner[:, s]]
+    per_hand = np.zeros((batch, seats), dtype=np.int64)
+    np.add.at(per_hand, (np.nonzero(active)[0], owner[active]), 1)
+    several = per_hand[games[:, None], owner] >= 2                                        # [B, slots]
+    for s, slot in enumerate(t.wildcards):
+        g = np.nonzero(active[:, s] & ~several[:, s])[0]
+        if g.size:
+            best = _best_single(t, slot, s, g, owner[g, s], choice, held, counts, self_match)
+            if pinned is not None:
+                best = np.where(pinned[g, s] >= 0, pinned[g, s], best)
+            _apply(t, slot, g, owner[g, s], best, choice[g, slot.after] if slot.after >= 0 else 0,
+                   counts, self_match)
+            choice[g, s] = best
+    hb, hp = np.nonzero(per_hand >= 2)
+    # Hands of 2 or 3 independent slots with few options, nothing pinned: all combinations at once.
+    slot_ok = np.array([s.after < 0 and len(s.options) <= _JOINT_OPTIONS for s in t.wildcards], dtype=bool)
+    slot_ok &= ~np.isin(np.arange(len(t.wildcards)), [s.after for s in t.wildcards])
+    mine = active[hb] & (owner[hb] == hp[:, None])                                         # [H, slots]
+    joint = (mine & ~slot_ok).sum(axis=1) == 0
+    if pinned is not None:
+        joint &= ((pinned[hb] >= 0) & mine).sum(axis=1) == 0
+    for k in (2, 3):
+        h = np.nonzero(joint & (per_hand[hb, hp] == k))[0]
+        if h.size:
+            slots = np.nonzero(mine[h])[1].reshape(len(h), k)                            # ascending: slot order
+            best = _search_joint(t, slots, hb[h], hp[h], held, counts, self_match)
+            for j in range(k):
+                for s in np.unique(slots[:, j]):
+                    r = np.nonzero(slots[:, j] == s)[0]
+                    _apply(t, t.wildcards[s], hb[h[r]], hp[h[r]], best[r, j], 0, counts, self_match)
+                    choice[hb[h[r]], s] = best[r, j]
+    for b, p in zip(hb[~joint | (per_hand[hb, hp] > 3)], hp[~joint | (per_hand[hb, hp] > 3)]):
+        slots = [s for s in range(len(t.wildcards)) if active[b, s] and owner[b, s] == p]
+        best = _search_hand(t, slots, b, p, held, counts, self_match,
+                            None if pinned is None else pinned[b])
+        for s, x in zip(slots, best):                   # slot order: a name before its card's colour
+            slot = t.wildcards[s]
+            _apply(t, slot, np.array([b]), np.array([p]), np.array([x]),
+                   choice[b, slot.after] if slot.after >= 0 else 0, counts, self_match)
+            choice[b, s] = x
     return choice
 
 
-def _player_card_points(t: ScoringTables, where, hand, sizes, is_automa):
+def _search_joint(t: ScoringTables, slots, b, p, held: _HeldTerms, counts, self_match):
+    """The first best assignment of the k wildcard slots of each hand ``(b[h], p[h])``, all hands
+    and all combinations at once (slots without a name slot before them, at most
+    ``_JOINT_OPTIONS`` options each; missing options of smaller slots score like declining and
+    come later, so they never win). Only the terms some slot of the hand changes are evaluated
+    (the others add the same to every combination). Returns int[H, k] option indices."""
+    n, k = slots.shape
+    used = np.unique(slots)
+    x = max(len(t.wildcards[s].options) for s in used)
+    shift = np.zeros((len(t.wildcards), len(t.term_card), x), dtype=np.int32)            # [slot, T, X]
+    touched = np.zeros((len(t.wildcards), len(t.term_card)), dtype=bool)
+    for s in used:
+        shift[s, :, :len(t.wildcards[s].options)] = t.wildcards[s].shift[0]
+        touched[s] = t.wildcards[s].touched
+    hand_of = np.full((int(b.max()) + 1, int(p.max()) + 1), -1, dtype=np.int64)
+    hand_of[b, p] = np.arange(n)
+    e = np.nonzero((held.game <= b.max()) & (held.seat <= p.max()))[0]
+    h = hand_of[held.game[e], held.seat[e]]
+    e, h = e[h >= 0], h[h >= 0]
+    keep = touched[slots[h], held.term[e][:, None]].any(axis=1)
+    order = np.argsort(h[keep], kind="stable")
+    e, h = e[keep][order], h[keep][order]
+    best = np.zeros((n, k), dtype=np.int64)
+    per = max(1, _SEARCH_CHUNK * 4 // x ** k)                                       # hands per chunk
+    bounds = np.searchsorted(h, np.arange(0, n + per, per))
+    for lo, hi in zip(bounds[:-1], bounds[1:]):      # chunks of whole hands: memory stays bounded
+        if lo == hi:
+            continue
+        ec, hc = e[lo:hi], h[lo:hi]
+        term = held.term[ec]
+        other = counts[held.game[ec], held.seat[ec], t.term_filter[term]] - self_match[held.game[ec], term]
+        total = other.reshape((-1,) + (1,) * k).astype(np.int32)
+        for j in range(k):
+            view = [1] * k
+            view[j] = x
+            total = total + shift[slots[hc, j], term].reshape((len(ec),) + tuple(view))
+        kind = t.term_kind[term].reshape((-1,) + (1,) * k)
+        value = np.where(kind == FOR_EACH, total, np.where(kind == IF_WITH, total > 0, total == 0))
+        value = (value * t.term_points[term].reshape((-1,) + (1,) * k)).reshape(len(ec), -1)
+        first = np.flatnonzero(np.r_[True, hc[1:] != hc[:-1]])
+        sums = np.add.reduceat(value, first, axis=0)
+        best[hc[first]] = np.stack(np.unravel_index(np.argmax(sums, axis=1), (x,) * k), axis=1)
+    return best
+
+
+def _hand_terms(t: ScoringTables, held: _HeldTerms, b, p, counts, self_match):
+    """The held terms of the hand(s) ``(b, p)`` and their count of matching other hand cards."""
+    term = held.term[(held.game == b) & (held.seat == p)]
+    return term, counts[b, p, t.term_filter[term]] - self_match[b, term]
+
+
+def _best_single(t, slot, s, g, owner, choice, held, counts, self_match):
+    """The first best option of ``slot`` for the hands of games ``g`` (their only choice, or the
+    colour after the name already fixed for the same card)."""
+    fixed = choice[:, slot.after] if slot.after >= 0 else np.zeros(len(choice), dtype=np.int16)
+    on = np.zeros(len(choice), dtype=bool)
+    on[g] = True
+    who = np.zeros(len(choice), dtype=np.int64)
+    who[g] = owner
+    e = np.nonzero(on[held.game] & (held.seat == who[held.game]) & slot.touched[held.term])[0]
+    b, p, term = held.game[e], held.seat[e], held.term[e]
+    other = counts[b, p, t.term_filter[term]] - self_match[b, term]
+    value = _term_values(t.term_kind[term, None], t.term_points[term, None],
+                         other[:, None] + slot.shift[fixed[b], term])                      # [E, X]
+    gain = np.zeros((len(choice), len(slot.options)), dtype=np.int64)
+    np.add.at(gain, b, value)
+    return np.argmax(gain[g], axis=1)                                                      # first best
+
+
+def _apply(t, slot, g, owner, x, fixed, counts, self_match):
+    """Record option ``x`` of ``slot`` in the matching counts of the owners' hands."""
+    delta = slot.delta[fixed, x]                                                           # [n, F]
+    counts[g, owner] += delta
+    own = np.arange(t.card_terms[slot.card], t.card_terms[slot.card + 1])
+    self_match[g[:, None], own[None, :]] += delta[:, t.term_filter[own]]
+
+
+def _search_hand(t, slots, b, p, held, counts, self_match, pinned):
+    """The first best assignment of several wildcard slots of one hand (every combination).
+
+    Options of a slot that change the hand's terms alike are merged into the first of them (a
+    card's name slot, on which its colour slot depends, keeps all its options), so the search
+    runs over the options that make a difference to this hand.
+    """
+    term, other = _hand_terms(t, held, b, p, counts, self_match)
+    kind, points = t.term_kind[term], t.term_points[term]
+    options = []
+    for s in slots:
+        slot = t.wildcards[s]
+        if pinned is not None and pinned[s] >= 0:
+            options.append([int(pinned[s])])
+            continue
+        keep, seen = [], set()
+        named = any(t.wildcards[r].after == s for r in slots)
+        for x in range(len(slot.options)):
+            effect = slot.shift[:, term, x].tobytes()
+            if named or effect not in seen:
+                seen.add(effect)
+                keep.append(x)
+        options.append(keep)
+    shape = tuple(len(o) for o in options)
+    choices = [np.asarray(o, dtype=np.int64) for o in options]
+    best, best_value = None, None
+    for start in range(0, int(np.prod(shape)), _SEARCH_CHUNK):       # combinations in lexicographic order
+        index = np.unravel_index(np.arange(start, min(start + _SEARCH_CHUNK, int(np.prod(shape)))), shape)
+        grid = np.stack([c[i] for c, i in zip(choices, index)], axis=1)                   # [N, slots]
+        total = np.zeros((len(grid), len(term)), dtype=np.int64)
+        for j, s in enumerate(slots):
+            slot = t.wildcards[s]
+            fixed = grid[:, slots.index(slot.after)] if slot.after >= 0 else np.zeros(len(grid), dtype=np.int64)
+            total += slot.shift[fixed[:, None], term[None, :], grid[:, j, None]]
+        value = _term_values(kind[None, :], points[None, :], other[None, :] + total).sum(axis=1)
+        k = int(np.argmax(value))
+        if best_value is None or value[k] > best_value:
+            best, best_value = grid[k], value[k]
+    return best
+
+
+def _player_card_points(t: ScoringTables, where, hand, sizes, is_automa, pinned=None):
     """Card points of every seat as a player (RR-E9): core values plus end bonuses.
 
     Au Toma's row is computed too but replaced by ``_automa_card_points``; her cards never
     take wildcard choices and never count for anyone's hand terms (RR-A27).
+    ``pinned``: per game, choices fixed in advance ({card index: {"name" | "colour": choice}}).
     Returns the points [B, P] and the wildcard choices [B, slots].
     """
     batch, seats = sizes.shape
@@ -263,7 +414,7 @@ def _player_card_points(t: ScoringTables, where, hand, sizes, is_automa):
     counts = np.rint(handf @ t.match).astype(np.int32)                                    # [B, P, F]
     self_match = np.broadcast_to(t.self_match, (batch, t.self_match.size)).copy()
     held = _held_terms(t, where, seats)
-    choice = _fix_wildcards(t, hand, held, counts, self_match, ~is_automa)
+    choice = _fix_wildcards(t, hand, held, counts, self_match, ~is_automa, _pins(t, pinned, batch))
 
     b, p, term = held.game, held.seat, held.term
     kind, pts, f = t.term_kind[term], t.term_points[term], t.term_filter[term]
@@ -281,6 +432,23 @@ def _player_card_points(t: ScoringTables, where, hand, sizes, is_automa):
     bonus = np.bincount(b * seats + p, weights=value, minlength=batch * seats).reshape(batch, seats)
     core = np.rint(handf @ t.core.astype(np.float32))
     return np.rint(core + bonus).astype(np.int32), choice
+
+
+def _pins(t: ScoringTables, pinned, batch: int):
+    """int[B, slots]: the option index each pinned choice fixes (-1 = free); None if nothing is pinned.
+
+    A pinned choice that changes no end bonus of the content has no slot option: it scores like
+    declining (option 0).
+    """
+    if not pinned or not any(pinned):
+        return None
+    out = np.full((batch, len(t.wildcards)), -1, dtype=np.int64)
+    for g, pins in enumerate(pinned):
+        for s, slot in enumerate(t.wildcards):
+            label = pins.get(slot.card, {}).get(slot.kind)
+            if label is not None:
+                out[g, s] = slot.options.index(label) if label in slot.options else 0
+    return out
 
 
 def _others(values, reduce, fill):
@@ -353,12 +521,15 @@ def _hands(where, seats: int):
     return np.asarray(where)[:, None, :] == codes[None, :, None]
 
 
-def score_final(content: Content, config, where, helium, fleet, cubes, sovereign, automa_seat, parity):
+def score_final(content: Content, config, where, helium, fleet, cubes, sovereign, automa_seat, parity,
+                pinned=None):
     """Final scores of a batch of games (RR-E9..RR-E19, RR-V37..RR-V43).
 
     ``where`` int[B, C] card codes (zones.py), ``helium``/``fleet``/``cubes`` int[B, P] (seats in
     turn order), ``sovereign`` int[B] holder or -1, ``automa_seat`` int[B] Au Toma's seat or -1,
     ``parity`` int[B] odd/even card (0 = EVEN, 1 = ODD; read only in games with Au Toma).
+    ``pinned`` (optional): per game, wildcard choices fixed in advance, {card index: {"name" |
+    "colour": choice}} (position files); the other wildcards take the best assignment.
     Returns int32[B, P] ``score_*`` components and ``score`` (their sum), int8 ``rank`` and
     float64 ``win_share``.
     """
@@ -372,7 +543,7 @@ def score_final(content: Content, config, where, helium, fleet, cubes, sovereign
     hand = _hands(where, seats)
     sizes = hand.sum(axis=2)
 
-    cards, _ = _player_card_points(t, where, hand, sizes, is_automa)
+    cards, _ = _player_card_points(t, where, hand, sizes, is_automa, pinned)
     automa_cards, start = _automa_card_points(content, config, hand, sizes, np.asarray(parity))
     neutral = config.neutral_cubes if seats == 2 else None
     out = {
@@ -391,7 +562,14 @@ def score_final(content: Content, config, where, helium, fleet, cubes, sovereign
     return out
 
 
-def wildcard_choices(content: Content, where, automa_seat, seats: int) -> list[dict[int, dict[str, str]]]:
+def final_scores(s) -> dict:
+    """``score_final`` on the current position of every game of a ``State``."""
+    return score_final(s.content, s.config, s.where, s.helium, s.fleet, s.cubes, s.sovereign,
+                       s.automa, s.parity)
+
+
+def wildcard_choices(content: Content, where, automa_seat, seats: int,
+                     pinned=None) -> list[dict[int, dict[str, str]]]:
     """Per game, the wildcard choices scoring makes: {card index: {"name" | "colour": choice}}.
 
     Only choices that differ from declining are listed (for position reports and logs).
@@ -400,7 +578,7 @@ def wildcard_choices(content: Content, where, automa_seat, seats: int) -> list[d
     where = np.asarray(where)
     hand = _hands(where, seats)
     is_automa = np.arange(seats)[None, :] == np.asarray(automa_seat)[:, None]
-    _, choice = _player_card_points(t, where, hand, hand.sum(axis=2), is_automa)
+    _, choice = _player_card_points(t, where, hand, hand.sum(axis=2), is_automa, pinned)
     games = []
     for row in choice:
         chosen: dict[int, dict[str, str]] = {}

@@ -28,8 +28,8 @@ Layout (B games, P seats in turn order, C cards, D frame depth, K seen-set size)
 
 Storage: each of these arrays (``FIELDS``) is a view of one of six backing arrays, one per
 dtype (``State.layout`` says which columns), so that taking a subset of games copies a few
-arrays (see ``State``). The numpy primitives below are used by setup, ``deal.arrange`` and the
-vectorised reference handlers; the compiled kernel (kernel.py) has scalar copies of them.
+arrays (see ``State``). The few numpy pile primitives below serve setup and ``deal.arrange``;
+the rules themselves run in the compiled kernel (kernel.py).
 """
 from __future__ import annotations
 
@@ -38,18 +38,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.core import rng
 from sim.games.red_rising import zones
 from sim.games.red_rising.program import Program
 
-# ---- micro-ops (what a game executes next; engine.py maps each to its handler) ---------------
+# ---- micro-ops (what a game executes next; the kernel's dispatch maps each to its code) --------
 _MOPS = """
 T_START T_ACTION T_DEPCARD T_DEPLOC T_GAIN_ASK T_GAIN T_SCOUT T_END
 E_START E_PLAYER E_ORDER_ASK E_ORDER E_BANISH E_CERES E_SCORE DONE
 POP ADV_DONE ADV_REG OPT
 BANLOC_LOC BANLOC_CARD BH_ASK BH_APPLY MOVE_SRC MOVE_CARD MOVE_DST PL_ASK PL_APPLY
 GC_LOC GC_CARD DA_CARD DA_LOC REC_CARD REC_LOC RD_NEXT RD_F1 RD_F2 RD_FC
-OPP_CHOOSE OPP_NEXT OPP_BLOCK OPP_CARD OPP_ACCEPT OPP_THEN RV_CARD TRADE_GET
+OPP_CHOOSE OPP_NEXT OPP_BLOCK OPP_CARD OPP_ACCEPT OPP_THEN RV_CARD TRADE_GET BH_OPT IF_WILD
 """.split()
 M = {name: i for i, name in enumerate(_MOPS)}
 ENTER0 = len(_MOPS)                 # ENTER0 + opcode: start executing an instruction
@@ -265,46 +264,6 @@ def push_top(s: State, g, pile, c):
     s.changed[g] = True
 
 
-def push_bottom(s: State, g, pile, c):
-    """Put card ``c`` (in no pile) at the bottom of ``pile``."""
-    pile = np.broadcast_to(np.asarray(pile), np.shape(g))
-    empty = s.size[g, pile] == 0
-    if np.count_nonzero(empty):
-        push_top(s, g[empty], pile[empty], c[empty])
-    g, pile, c = g[~empty], pile[~empty], c[~empty]
-    if g.size == 0:
-        return
-    zone = zone_of_pile(s, g, pile)
-    bottom = np.argmax((s.where[g] == zone[:, None]) & (s.under[g] == -1), axis=1)
-    s.under[g, bottom] = c
-    s.under[g, c] = -1
-    s.size[g, pile] += 1
-    s.where[g, c] = zone
-    s.changed[g] = True
-
-
-def pile_of_zone(s: State, g, zone):
-    zone = np.asarray(zone)
-    return np.where(zone >= zones.HAND0, PILE_AUTOMA, zone)
-
-
-def unlink(s: State, g, c):
-    """Take card ``c`` out of its pile (a location, the deck or Au Toma's hand)."""
-    pile = pile_of_zone(s, g, s.where[g, c])
-    is_top = s.top[g, pile] == c
-    if is_top.all():
-        pop_top(s, g, pile, )
-        return
-    if np.count_nonzero(is_top):
-        pop_top(s, g[is_top], pile[is_top])
-    g, pile, c = g[~is_top], pile[~is_top], c[~is_top]
-    pred = np.argmax(s.under[g] == c[:, None], axis=1)
-    s.under[g, pred] = s.under[g, c]
-    s.under[g, c] = -1
-    s.size[g, pile] -= 1
-    s.changed[g] = True
-
-
 def pile_cards(s: State, g, pile, n: int):
     """int16[len(g), n]: the top ``n`` cards of ``pile``, top first (-1 past the bottom)."""
     out = np.full((len(g), n), -1, dtype=np.int16)
@@ -313,23 +272,6 @@ def pile_cards(s: State, g, pile, n: int):
         out[:, i] = c
         c = np.where(c >= 0, s.under[g, c], -1)
     return out
-
-
-def location_tops(s: State, g):
-    """int16[len(g), 4]: top card of every location (-1 empty)."""
-    return s.top[g, :4]
-
-
-def remove_card(s: State, g, c):
-    """Take card ``c`` from wherever it is (pile, a hand, banished); it is then in no zone."""
-    w = s.where[g, c]
-    in_pile = (w <= zones.DECK) | (w == zones.HAND0 + s.automa[g])
-    if np.count_nonzero(in_pile):
-        unlink(s, g[in_pile], c[in_pile])
-    hand = w >= zones.HAND0
-    if np.count_nonzero(hand):
-        s.hand_n[g[hand], w[hand] - zones.HAND0] -= 1
-    s.changed[g] = True
 
 
 def to_hand(s: State, g, p, c):
@@ -342,150 +284,7 @@ def to_hand(s: State, g, p, c):
     s.changed[g] = True
 
 
-def banish(s: State, g, c):
-    """Card ``c`` (in no zone) to the banished pile (RR-R44)."""
-    s.where[g, c] = zones.BANISHED
-    s.changed[g] = True
-
-
-def move_card(s: State, g, c, dest, bottom=False):
-    """Move ``c`` from wherever it is to location ``dest`` (top, or bottom)."""
-    remove_card(s, g, c)
-    if np.any(bottom):
-        bottom = np.broadcast_to(bottom, np.shape(g))
-        push_bottom(s, g[bottom], np.broadcast_to(dest, np.shape(g))[bottom], c[bottom])
-        keep = ~bottom
-        push_top(s, g[keep], np.broadcast_to(dest, np.shape(g))[keep], c[keep])
-    else:
-        push_top(s, g, dest, c)
-
-
-def hand_mask(s: State, g, p):
-    """bool[len(g), C]: the cards in seat ``p``'s hand."""
-    return s.where[g] == (zones.HAND0 + np.asarray(p))[..., None]
-
-
-def automa_bottom(s: State, g):
-    """Bottom card of Au Toma's hand (hand non-empty)."""
-    a = s.automa[g]
-    return np.argmax((s.where[g] == (zones.HAND0 + a)[:, None]) & (s.under[g] == -1), axis=1)
-
-
-# ---- resources and the end trigger -----------------------------------------------------------
-
-UNIT = np.eye(5, 3, dtype=np.int16)             # resource code (program.RES) -> delta row
-LOC_UNIT = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0], [0, 0, 1]], dtype=np.int16)   # J M L I bonus
-FACE_UNIT = np.zeros((7, 3), dtype=np.int16)     # die bonus code (program.DF_*) 4, 5, 6: helium, fleet, cube
-FACE_UNIT[4, 0] = FACE_UNIT[5, 1] = FACE_UNIT[6, 2] = 1
-
-
-def add(s: State, g, p, delta):
-    """Change seat ``p``'s (helium, fleet, cubes) by ``delta`` [n, 3], within [0, cap].
-
-    Gains stop at the cap (RR-R17, RR-R20, RR-V28); losses stop at 0 (cubes go back to the
-    supply, RR-A34). A gain is followed by the end-trigger check (RR-A15).
-    """
-    old = s.res[g, p]
-    new = np.clip(old + delta, 0, s.cap[g, p])
-    s.res[g, p] = new
-    s.changed[g] |= (new != old).any(axis=1)
-    up = (new > old).any(axis=1)                  # only a gain can meet a threshold
-    if np.count_nonzero(up):
-        check_trigger(s, g[up])
-
-
-def room(s: State, g, p, res):
-    """How many units of resource ``res`` (0 helium, 1 fleet, 2 influence) seat ``p`` can gain."""
-    r = np.minimum(res, 2)
-    return s.cap[g, p, r] - s.res[g, p, r]
-
-
-def have(s: State, g, p, res):
-    return s.res[g, p, np.minimum(res, 2)]
-
-
-def check_trigger(s: State, g):
-    """RR-E1..E3 with RR-A15: after a change, has the end of the game been triggered?"""
-    g = g[~s.triggered[g]]
-    if g.size == 0:
-        return
-    met = s.res[g] >= s.config.threshold                              # [n, P, 3]
-    if s.config.threshold_mode == "ever_reached":
-        s.reached[g] |= met
-        met = s.reached[g]
-    two = (met.sum(axis=2) >= 2).any(axis=1)
-    every = met.any(axis=1).all(axis=1)
-    hit = two | every
-    if np.count_nonzero(hit):
-        gh = g[hit]
-        s.triggered[gh] = True
-        s.end_reason[gh] = np.where(two[hit], R_TWO, R_ALL)
-
-
-def receive_sovereign(s: State, g, p):
-    """Seat ``p`` takes (or keeps) the Sovereign token, then its house ops (RR-R27; none for Au Toma).
-
-    The caller has set ``mop`` to its continuation; the house block is pushed on top of it.
-    """
-    s.changed[g] |= s.sovereign[g] != p
-    s.sovereign[g] = p
-    h = s.house[g, p]
-    pc = s.prog.house_pc[h]                       # h = -1 (Au Toma) hits the sentinel -1
-    has = pc >= 0
-    if np.count_nonzero(has):
-        gh = g[has]
-        push(s, gh, pc[has], p[has] if np.ndim(p) else p, -1, -1, False)
-
-
-# ---- decisions ----------------------------------------------------------------------------------
-
-def ask(s: State, g, kind: int, decider, nxt: int, loc=None, cards=None, cols=()):
-    """Games ``g`` wait for a decision of ``kind`` by ``decider``; ``nxt`` applies the answer.
-
-    Legal actions: ``loc`` bool[n, 4] (loc:*), ``cards`` bool[n, C] (card:*), ``cols`` fixed
-    action columns (or (column, bool[n]) pairs).
-    """
-    from sim.games.red_rising import actions as A
-    n = len(g)
-    rows = np.zeros((n, s.legal.shape[1]), dtype=bool)
-    if loc is not None:
-        rows[:, A.LOC0:A.LOC0 + 4] = loc
-    if cards is not None:
-        rows[:, A.CARD0:] = cards[:, : s.num_cards]
-    for col in cols:
-        if isinstance(col, tuple):
-            rows[:, col[0]] = col[1]
-        else:
-            rows[:, col] = True
-    s.legal[g] = rows
-    s.kind[g] = kind
-    s.decider[g] = decider
-    s.waiting[g] = True
-    s.mop[g] = nxt
-
-
 # ---- frames ------------------------------------------------------------------------------------
-
-def push(s: State, g, pc, actor, this, card, chain, seen=None):
-    """Start executing the block at ``pc`` in a new frame; the current ``mop`` is its return.
-
-    ``seen``: int16[n, K] seen set of the new frame (default: empty).
-    """
-    d = s.depth[g].astype(np.int64) + 1
-    if d.max(initial=0) >= s.frame.shape[1]:
-        grow_frames(s, int(d.max()) + 1)
-    s.depth[g] = d
-    regs = np.full((len(g), NREG), -1, dtype=s.frame.dtype)
-    regs[:, R_RET] = s.mop[g]
-    regs[:, R_PC] = pc
-    regs[:, R_ACTOR] = actor
-    regs[:, R_THIS] = this
-    regs[:, R_CARD] = card
-    regs[:, R_CHAIN] = chain
-    regs[:, [R_PREV, R_CNT, R_TMASK, R_DONE]] = 0
-    s.frame[g, d] = regs
-    s.f_seen[g, d] = -1 if seen is None else seen
-    s.mop[g] = ENTER0 + s.prog.op[pc]
 
 
 def grow_frames(s: State, depth: int):
@@ -514,37 +313,3 @@ def grow_frames(s: State, depth: int):
             view[:, :old[name].shape[1]] = old[name]
         else:
             setattr(s, name, old[name])
-
-
-def advance(s: State, g, d, prev):
-    """The current op of the frame at depth ``d`` is finished: ``prev_done`` and the next op.
-
-    A block that ends here is popped at once: the game continues at the frame's return.
-    """
-    pc = s.frame[g, d, R_PC] + 1
-    s.frame[g, d, R_PC] = pc
-    s.frame[g, d, R_PREV] = prev
-    op = s.prog.op[pc]
-    s.mop[g] = ENTER0 + op
-    end = op == 0
-    if np.count_nonzero(end):
-        ge, de = g[end], d[end]
-        s.mop[ge] = s.frame[ge, de, R_RET]
-        s.depth[ge] = de - 1
-
-
-# ---- random draws -------------------------------------------------------------------------------
-
-def roll(s: State, g):
-    """Roll the Rising die once in games ``g`` (purpose "die", the game's die counter)."""
-    face = rng.integers(s.key_die[g], s.die_c[g], 6) + 1
-    s.die_c[g] += 1
-    return face
-
-
-def pick(s: State, g, cand):
-    """Uniform choice among the cards of ``cand`` bool[n, C] (ascending card index), purpose "pick"."""
-    m = cand.sum(axis=1)
-    r = rng.integers(s.key_pick[g], s.pick_c[g], np.maximum(m, 1))
-    s.pick_c[g] += 1
-    return np.argmax(np.cumsum(cand, axis=1) > r[:, None], axis=1)
