@@ -169,20 +169,23 @@ def check_legal(legal: np.ndarray, actions, live: np.ndarray, game_ids, decision
 
     ``legal`` is bool[B, A], ``actions`` int[B], ``live`` bool[B] (finished games are not
     checked), ``game_ids`` the games' indices and ``decisions`` a per-game description of the
-    decision (its kind or counter) for the message. One vectorised gather: cheap next to a step.
+    decision (its kind or counter) for the message: an array, or a function of the game's row,
+    so that no text is built unless an action is refused. One vectorised gather: cheap next to
+    a step.
     """
     actions = np.asarray(actions, dtype=np.int64)
     n_actions = legal.shape[1]
     inside = (actions >= 0) & (actions < n_actions)
-    ok = np.zeros(len(actions), dtype=bool)
-    ok[inside] = legal[np.nonzero(inside)[0], actions[inside]]
+    ok = legal[np.arange(len(actions)), np.where(inside, actions, 0)] & inside
     bad = np.nonzero(live & ~ok)[0]
-    if len(bad):
-        i = int(bad[0])
-        a = int(actions[i])
-        name = f" ({action_names[a]})" if action_names is not None and 0 <= a < len(action_names) else ""
-        allowed = np.nonzero(legal[i])[0][:12].tolist()
-        raise IllegalActionError(
-            f"game {int(np.asarray(game_ids)[i])}, decision {np.asarray(decisions)[i]}: action {a}{name} is not "
-            f"legal there (legal: {allowed}{' ...' if legal[i].sum() > 12 else ''})"
-            + (f"; {len(bad) - 1} more games of the batch too" if len(bad) > 1 else ""))
+    if not len(bad):
+        return
+    i = int(bad[0])
+    a = int(actions[i])
+    name = f" ({action_names[a]})" if action_names is not None and 0 <= a < len(action_names) else ""
+    allowed = np.nonzero(legal[i])[0][:12].tolist()
+    raise IllegalActionError(
+        f"game {int(np.asarray(game_ids)[i])}, decision {decisions(i) if callable(decisions) else np.asarray(decisions)[i]}: "
+        f"action {a}{name} is not "
+        f"legal there (legal: {allowed}{' ...' if legal[i].sum() > 12 else ''})"
+        + (f"; {len(bad) - 1} more games of the batch too" if len(bad) > 1 else ""))

@@ -100,7 +100,8 @@ def step(s: State, actions) -> State:
     actions = np.asarray(actions)
     if actions.shape != (s.batch,):
         raise ValueError(f"expected {s.batch} actions, got an array of shape {actions.shape}")
-    check_legal(s.legal, actions, s.waiting & ~s.done, s.game_id, _KIND_NAMES[s.kind], _action_names(s.content))
+    check_legal(s.legal, actions, s.waiting & ~s.done, s.game_id, lambda i: _KIND_NAMES[s.kind[i]],
+                _action_names(s.content))
     return _apply(s, actions.astype(np.int64))
 
 
