@@ -18,8 +18,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core import kernel_cache
 from sim.games.animal_kingdoms import state as st
+from sim.games.animal_kingdoms import tables
 from sim.games.animal_kingdoms.tables import BIG, T_ALL, T_SIMPLE
+
+kernel_cache.watch(__file__, st, tables)   # constants of these files are compiled in
 
 # ---- packed columns (state.PACKS) ------------------------------------------------------------
 G_PHASE, G_DEC, G_AGE, G_CUR, G_AGE_START, G_AGE_TURNS, G_TURNS, G_ROUNDS, G_LAST_REL = range(9)
@@ -1051,8 +1055,8 @@ def new_age(S, T, C, b):
 @kernel
 def setup_cards(S, T, C):
     """AK-S5..S7, AK-S8, AK-A39 for every game: shuffle 0 of all cards, hands, Age I decrees, bonus cards."""
-    gi, ki, hand, dorder = S[0], S[4], S[6], S[13]
-    N, K, P = C[C_N], C[C_K], C[C_P]
+    gi, ki, dorder = S[0], S[4], S[13]
+    K, P = C[C_K], C[C_P]
     mask = S[X_MASK]
     for b in range(gi.shape[0]):
         mask[:] = True
@@ -1179,7 +1183,7 @@ def legal_actions(S, T, C, out):
     """out[B, A] (zeros on entry): the legal actions of every game's pending decision."""
     gi, gb, si, ki, hand = S[0], S[1], S[2], S[4], S[6]
     rally_top = T[12]
-    N, K, H, M, W = C[C_N], C[C_K], C[C_H], C[C_M], C[C_W]
+    N, K, H, M = C[C_N], C[C_K], C[C_H], C[C_M]
     A_RALLY, A_RETREAT = C[C_A_RALLY], C[C_A_RETREAT]
     sets = S[X_SETS]
     is_open = S[X_OPEN]

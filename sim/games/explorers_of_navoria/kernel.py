@@ -11,8 +11,7 @@ Random draws: the bag is the only draw after setup; draw ``k`` of a game is
 ``uniform(bag_key, k)`` of ``sim.core.rng`` (``mix`` below equals ``rng._mix`` bit for bit).
 
 Column constants come from ``state.py`` / ``tables.py`` and numba freezes them into its on-disk
-cache, which is invalidated only when THIS file changes: ``LAYOUT`` below is a checksum of
-those constants, checked at import, so a layout change forces an edit here.
+cache, so the cache is keyed on those files too (``sim.core.kernel_cache.watch``).
 """
 from __future__ import annotations
 
@@ -20,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core import kernel_cache
+from sim.games.explorers_of_navoria import state as st_module
 from sim.games.explorers_of_navoria import tables as tb
 from sim.games.explorers_of_navoria.state import (
     C_ADVENTURER, C_CARDS, C_CITY, C_EXPLORATION, C_FAVOUR, C_ORDERS, C_SOLDIERS, C_TRADER, C_TREASURE,
@@ -34,11 +35,8 @@ from sim.games.explorers_of_navoria.tables import (
     C_A, C_FAVSYM, C_GOODS, C_N, C_NP, C_NREC, C_PLACES, C_S, C_SPLIT, C_STRICT, C_TOKENS, FLAGW,
     O_CARD, O_CITY, O_EFF, O_EXPL, O_FAV, O_FLAGS, O_ITEMS, O_PILE, O_TRK)
 
-LAYOUT = 1553762618    # zlib.crc32 of the constants (tables.layout_sum)
+kernel_cache.watch(__file__, st_module, tb)
 
-if tb.layout_sum() != LAYOUT:
-    raise ImportError(f"explorers_of_navoria kernel: the state/tables constants changed; set LAYOUT = "
-                      f"{tb.layout_sum()} in kernel.py (this also invalidates numba's cache)")
 
 kernel = njit(cache=True, _nrt=False)
 ORDER_SIZE0, ORDER_SIZE1, ORDER_SIZE2 = 3, 4, 3
