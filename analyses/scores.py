@@ -66,21 +66,39 @@ def end_reasons(lf: pl.LazyFrame, level: float = 0.95) -> pl.DataFrame:
     return df.with_columns(share=pl.col("games") / total, lo=pl.Series(lo), hi=pl.Series(hi))
 
 
-def margin_of_victory(lf: pl.LazyFrame, by: str | None = None, level: float = 0.95) -> pl.DataFrame:
-    """Winner's score minus the best non-winner's score, per game; 0 when the win is shared.
+def game_outcomes(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """One row per game with the per-game measures every module uses (defined here only).
 
-    Summarised overall, or by the winner's ``by`` value (e.g. faction) when given.
+    All after tie-breaks (the ``rank`` column): ``shared_win`` = 1 when several seats hold rank 1
+    (the win is shared), ``margin`` = lowest winner's score minus the best non-winner's score
+    (0 when the win is shared; 0 points also when a tie-break decided it), ``tie_broken`` = 1 when
+    a non-winner has the winner's score (the tie-break decided), ``score_spread`` = best - worst.
     """
     winner = pl.col("rank") == 1
-    per = lf.group_by(["variant", "game"]).agg(
-        top=pl.col("score").filter(winner).max(),
-        runner_up=pl.col("score").filter(~winner).max(),
-        winners=winner.sum(),
-        *([pl.col(by).filter(winner).first().alias(by)] if by else []),
-    ).with_columns(margin=pl.when(pl.col("winners") > 1).then(0)
-                   .otherwise(pl.col("top") - pl.col("runner_up")).cast(pl.Float64))
+    score = pl.col("score").cast(pl.Float64)
+    return lf.group_by(["variant", "game"]).agg(
+        players=pl.col("players").first(),
+        turns=pl.col("turns").first().cast(pl.Float64), rounds=pl.col("rounds").first().cast(pl.Float64),
+        mean_score=score.mean(), score_spread=score.max() - score.min(),
+        _top=score.filter(winner).min(), _runner_up=score.filter(~winner).max(), _winners=winner.sum(),
+    ).with_columns(
+        margin=pl.when(pl.col("_winners") > 1).then(0.0).otherwise(pl.col("_top") - pl.col("_runner_up")),
+        shared_win=(pl.col("_winners") > 1).cast(pl.Float64),
+        tie_broken=((pl.col("_winners") == 1) & (pl.col("_top") == pl.col("_runner_up"))).cast(pl.Float64),
+    ).drop("_top", "_runner_up", "_winners")
+
+
+def margin_of_victory(lf: pl.LazyFrame, by: str | None = None, level: float = 0.95) -> pl.DataFrame:
+    """The margin of ``game_outcomes`` summarised overall, or by the winner's ``by`` value."""
+    per = game_outcomes(lf)
     by_l = _as_list(by)
-    q = per.group_by(by_l).agg(_summary_exprs("margin")).sort(by_l) if by_l else per.select(_summary_exprs("margin"))
+    if by_l:
+        first_winner = (lf.filter(pl.col("rank") == 1).group_by(["variant", "game"])
+                        .agg(pl.col(by).sort().first()))
+        per = per.join(first_winner, on=["variant", "game"])
+        q = per.group_by(by_l).agg(_summary_exprs("margin")).sort(by_l)
+    else:
+        q = per.select(_summary_exprs("margin"))
     return _with_ci(q.collect(), level)
 
 
