@@ -18,6 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
+from analyses import fmt
 from analyses.sprt import CONTINUE, TwoSided
 from sim.core.errors import InputError
 
@@ -202,6 +203,6 @@ def format_sequential(r: SequentialResult, by: str, paired: bool, scale_note: st
              f"stopped: {r.stopped} after {r.games:,} games per variant (budget {r.budget:,})"]
     for g, d in r.decisions.items():
         m, v, n = r.estimates.get(g, (float("nan"), float("nan"), 0))
-        lines.append(f"  {str(g):<16} {d:<14} estimate {100 * m:+.2f} pp (se {100 * v ** 0.5:.2f}) over {n:,} games")
+        lines.append(f"  {str(g):<16} {d:<14} estimate {fmt.signed(m, 2, 100)} pp (se {100 * v ** 0.5:.2f}) over {n:,} games")
     lines.append("note: intervals of a sequentially stopped test are not adjusted; read the decision, not the p")
     return "\n".join(lines)

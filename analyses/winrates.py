@@ -33,6 +33,7 @@ def group_sums(lf: pl.LazyFrame, by) -> pl.LazyFrame:
     fair = 1.0 / pl.col("players").cast(pl.Float64)
     return (lf.group_by(by).agg(
         rows=pl.len(),
+        games=pl.col("game").n_unique(),
         wins=pl.col("win_share").sum(),
         fair_sum=fair.sum(),
         fair_var=(fair * (1 - fair)).sum(),
@@ -50,8 +51,8 @@ def finish_rates(sums: pl.DataFrame, by, level: float = 0.95) -> pl.DataFrame:
         z = (wins - sums["fair_sum"].to_numpy()) / np.sqrt(sums["fair_var"].to_numpy())
     p = 2 * stats.norm.sf(np.abs(z))
     p_holm = holm(p)
-    return sums.select(_as_list(by) + ["rows", "wins", "shared"]).with_columns(
-        win_rate=pl.Series(wins / n), lo=pl.Series(lo), hi=pl.Series(hi), fair=pl.Series(fair),
+    return sums.select(_as_list(by) + ["rows", "games", "wins", "shared"]).with_columns(
+        win_rate=pl.Series(wins / n), game_rate=pl.Series(wins / sums["games"].to_numpy()), lo=pl.Series(lo), hi=pl.Series(hi), fair=pl.Series(fair),
         excess=pl.Series(wins / n - fair), z=pl.Series(z), p=pl.Series(p), p_holm=pl.Series(p_holm),
         significant=pl.Series(p_holm < 1 - level),
     )
@@ -60,8 +61,10 @@ def finish_rates(sums: pl.DataFrame, by, level: float = 0.95) -> pl.DataFrame:
 def win_rates(lf: pl.LazyFrame, by, level: float = 0.95) -> pl.DataFrame:
     """Win rate (ties split) per value of ``by`` (a column or a list of columns).
 
-    Columns: the ``by`` columns, rows, wins, shared (rows with a shared win), win_rate, lo, hi
-    (Wilson), fair (mean 1/players), excess (win_rate - fair), z and p (score test of
+    Columns: the ``by`` columns, rows, games (games the group is in), wins, shared (rows with a
+    shared win), win_rate (per seat: wins / rows), game_rate ("wins the game": wins / games, the
+    share of its games that some seat of the group wins; equal to win_rate unless the group fills
+    several seats of a game), lo, hi (Wilson, of win_rate), fair (mean 1/players), excess (win_rate - fair), z and p (score test of
     win_rate = fair, the test whose acceptance region is the Wilson interval), p_holm (Holm over
     the groups of this table) and significant (p_holm < 1 - level).
     """

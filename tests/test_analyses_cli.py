@@ -35,8 +35,11 @@ def test_summary_prints_the_verdict_and_tables(tmp_path, capsys):
     root = write_results(tmp_path, "demo", {"base": Variant(factions={"a": 1.5, "b": 1.0, "c": 1.0})}, games=2000)
     assert main(["summary", str(root)]) == 0
     out = capsys.readouterr().out
-    assert "Out of balance: a" in out and "WIN RATE BY FACTION" in out and "Holm" in out
-    assert "games needed to detect a 1 pp edge" in out and "SEAT ADVANTAGE" in out
+    assert "Out of balance by more than 2.0 pp: faction a, c" in out and "WIN RATE BY FACTION" in out
+    assert "Games needed (same correction" in out and "SEAT ADVANTAGE" in out and "Family: all" in out
+    assert main(["summary", str(root), "--min-edge", "15"]) == 0          # a is +10 pp: inside a 15 pp band
+    out = capsys.readouterr().out
+    assert out.startswith("Balanced within ±15.0 pp") and "[ OK] faction: a: balanced within ±15.0 pp" in out
 
 
 def test_report_writes_pdf_and_pngs(tmp_path, capsys):

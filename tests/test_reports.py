@@ -25,7 +25,7 @@ def test_single_variant_report_has_summary_first_and_all_figures(tmp_path):
     files = experiment_report(res, tmp_path / "out")
     names = [p.stem for p in files.pngs]
     assert files.pdf == tmp_path / "out" / "demo.pdf"
-    assert names[0] == "summary"
+    assert names[:2] == ["verdict", "summary"]                         # the verdict page opens the report
     for expected in ("win_rate_by_faction", "seat_advantage", "faction_x_seat", "win_rate_by_strategy", "scores",
                      "ratings", "game_length", "end_reasons"):
         assert expected in names
