@@ -93,7 +93,7 @@ def _light_text(ln, delta: float) -> tuple:
         return "red", f"{what}: out of balance, {est}; sure beyond ±{d} pp (page-corrected p {_p(ln.p)})"
     if ln.word == verdicts.BALANCED:
         return "green", f"{what}: balanced within ±{d} pp, {est} (page-corrected p {_p(ln.p)})"
-    more = (f"about {ln.games_to_decide:,} games would decide it" if ln.games_to_decide
+    more = (f"about {ln.games_to_decide:,} games in all would decide it" if ln.games_to_decide
             else f"sits on the ±{d} pp edge: far more games needed")
     return "amber", f"{what}: undecided, {est}; {more}"
 
