@@ -70,7 +70,7 @@ def test_equal_rates_test_two_player_case_is_the_binomial_wald_test():
 
 def test_equal_rates_test_false_positive_rate_is_nominal():
     """All factions equal, 4 of them in 3-player games, some shared wins: reject at about 5%."""
-    reps, rejections = 300, 0
+    reps, rejections = 200, 0
     for rep in range(reps):
         df = games_table(Variant(factions={f: 1.0 for f in "abcd"}, shared_win_rate=0.05), 400, seed=1000 + rep)
         rejections += winrates.equal_rates_test(df.lazy(), "faction")["p"] < 0.05
@@ -122,3 +122,28 @@ def test_default_group_prefers_faction_then_strategy_then_seat():
     assert balance.default_group(none.lazy()) == "seat"
     strat = none.with_columns(strategy=pl.when(pl.col("seat") == 0).then(pl.lit("x")).otherwise(pl.lit("y")))
     assert balance.default_group(strat.lazy()) == "strategy"
+
+
+def test_equal_rates_test_holds_its_level_in_small_runs(monkeypatch):
+    """Six equal factions, 2-4 players, 60 games: the permutation test rejects at about 5%
+    (300 runs); the clustered Wald test, used from PERMUTATION_GAMES games up, is liberal here."""
+    runs, n = 300, 60
+    df = games_table(Variant(factions={f"f{i}": 1.0 for i in range(6)}, players=(2, 3, 4)), runs * n, seed=11)
+    parts = [p for _, p in sorted(df.with_columns(run=pl.col("game") // n).group_by("run"), key=lambda t: t[0])]
+    tests = [winrates.equal_rates_test(p.lazy(), "faction") for p in parts]
+    assert all(t["method"].startswith("permutation") for t in tests)
+    rate = np.mean([t["p"] < 0.05 for t in tests])
+    assert rate <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / runs), rate
+    monkeypatch.setattr(winrates, "PERMUTATION_GAMES", 0)
+    wald = np.mean([winrates.equal_rates_test(p.lazy(), "faction")["p"] < 0.05 for p in parts])
+    assert wald > rate + 0.03, (wald, rate)
+
+
+def test_permutation_p_matches_a_direct_enumeration():
+    """Two 2-player games with hand values: all 4 relabellings enumerated by hand."""
+    rows = pl.DataFrame({"variant": ["v"] * 4, "game": [0, 0, 1, 1], "_gid": [0, 1, 0, 1],
+                         "_x": [0.5, -0.5, 0.5, -0.5]})
+    # T = S_0^2/2 + S_1^2/2; observed S = (1, -1): T = 1; swaps in one game give 0, both swapped 1:
+    # P(T* >= 1) = 1/2 under the shuffle, so p ~ (1 + B/2) / (1 + B)
+    p = winrates._permutation_p(rows, 2)
+    assert p == pytest.approx(0.5, abs=0.05)
