@@ -133,24 +133,11 @@ def _paired_stats(j: pl.LazyFrame, by: str) -> pl.DataFrame:
 
 def _unpaired_stats(lf: pl.LazyFrame, by: str) -> pl.DataFrame:
     """Per group: rows n, games, win shares w, score mean s and sd s_sd (rows), and s_var, the
-    game-clustered variance of the mean score (seats of one game are not independent):
-    G/(G-1) * sum_g (sum of the game's scores - s * k_g)^2 / n^2; equal to s_sd^2 / n when
-    every game holds one seat of the group."""
+    game-clustered variance of the mean score (``scores.clustered_mean``)."""
     score = pl.col("score").cast(pl.Float64)
-    per = lf.group_by(["game", by]).agg(k=pl.len().cast(pl.Float64), ws=pl.col("win_share").sum(),
-                                        ss=score.sum(), s2=(score * score).sum())
-    g = per.group_by(by).agg(
-        n=pl.col("k").sum().cast(pl.Int64), games=pl.len(), w=pl.col("ws").sum(), _ss=pl.col("ss").sum(),
-        _s2=pl.col("s2").sum(), _q=(pl.col("ss") ** 2).sum(), _qk=(pl.col("ss") * pl.col("k")).sum(),
-        _k2=(pl.col("k") ** 2).sum()).sort(by).collect()
-    n, G = g["n"].to_numpy().astype(float), g["games"].to_numpy().astype(float)
-    mean = g["_ss"].to_numpy() / n
-    with np.errstate(invalid="ignore", divide="ignore"):
-        sd = np.sqrt(np.maximum(g["_s2"].to_numpy() - n * mean ** 2, 0) / (n - 1))
-        var = (G / (G - 1) * np.maximum(g["_q"].to_numpy() - 2 * mean * g["_qk"].to_numpy()
-                                        + mean ** 2 * g["_k2"].to_numpy(), 0) / n ** 2)
-    return g.select(by, "n", "games", "w").with_columns(s=pl.Series(mean), s_sd=pl.Series(sd),
-                                                        s_var=pl.Series(var))
+    rows = lf.group_by(by).agg(w=pl.col("win_share").sum(), s_sd=score.std()).collect()
+    cm = scores_mod.clustered_mean(lf, by).rename({"mean": "s", "var": "s_var"})
+    return cm.join(rows, on=by).select(by, "n", "games", "w", "s", "s_sd", "s_var").sort(by)
 
 
 def _finish(df: pl.DataFrame, level: float, p_col: str = "p") -> pl.DataFrame:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
+from scipy import stats
 
 from analyses.intervals import t_interval, wilson
 
@@ -32,12 +33,46 @@ def _with_ci(df: pl.DataFrame, level: float) -> pl.DataFrame:
     return df.with_columns(lo=pl.Series(lo), hi=pl.Series(hi))
 
 
+def clustered_mean(lf: pl.LazyFrame, by, col: str = "score") -> pl.DataFrame:
+    """Per group: rows n, games, mean and ``var``, the game-clustered variance of the mean.
+
+    Why: the seats a group fills in one game are not independent (a strategy in two seats of a
+    game shares that game's luck), so rows are not independent draws. var = G/(G-1) *
+    sum_g (T_g - mean k_g)^2 / n^2 (T_g, k_g: the group's sum and seats in game g; the CR1
+    sandwich); with one seat per game it is s^2/n, the textbook variance of a mean.
+    """
+    by = _as_list(by)
+    x = pl.col(col).cast(pl.Float64)
+    per = lf.group_by(["variant", "game"] + by).agg(k=pl.len().cast(pl.Float64), t=x.sum())
+    q = per.group_by(by).agg(n=pl.col("k").sum().cast(pl.Int64), games=pl.len(), _t=pl.col("t").sum(),
+                             _q=(pl.col("t") ** 2).sum(), _qk=(pl.col("t") * pl.col("k")).sum(),
+                             _k2=(pl.col("k") ** 2).sum())
+    g = (q.sort(by) if by else q).collect()
+    n, G = g["n"].to_numpy().astype(float), g["games"].to_numpy().astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = g["_t"].to_numpy() / n
+        var = G / (G - 1) * np.maximum(g["_q"].to_numpy() - 2 * mean * g["_qk"].to_numpy()
+                                       + mean ** 2 * g["_k2"].to_numpy(), 0) / n ** 2
+    return g.select(by + ["n", "games"]).with_columns(mean=pl.Series(mean), var=pl.Series(var))
+
+
 def score_summary(lf: pl.LazyFrame, by=None, components=(), level: float = 0.95) -> pl.DataFrame:
-    """Score mean (t interval), spread and quantiles per group, plus each component's mean."""
+    """Score mean, spread and quantiles per group, plus each component's mean. The interval of
+    the mean is a t interval with games as clusters (``clustered_mean``, games - 1 df): the
+    ordinary t interval when the group has one seat per game."""
     by = _as_list(by)
     exprs = _summary_exprs("score") + [pl.col(c).cast(pl.Float64).mean().alias(c) for c in components]
     q = lf.group_by(by).agg(exprs).sort(by) if by else lf.select(exprs)
-    return _with_ci(q.collect(), level)
+    df = q.collect()
+    cm = clustered_mean(lf, by)
+    df = df.join(cm.select(by + ["games", "var"]), on=by, how="left") if by else df.with_columns(
+        games=pl.lit(cm["games"][0]), var=pl.lit(cm["var"][0]))
+    G = df["games"].to_numpy().astype(float)
+    with np.errstate(invalid="ignore"):
+        half = stats.t.ppf(0.5 + level / 2, np.maximum(G - 1, 1)) * np.sqrt(df["var"].to_numpy())
+    half = np.where(G >= 2, half, np.nan)
+    return df.with_columns(lo=pl.Series(df["mean"].to_numpy() - half),
+                           hi=pl.Series(df["mean"].to_numpy() + half)).drop("var")
 
 
 def _per_game(lf: pl.LazyFrame) -> pl.LazyFrame:
