@@ -39,6 +39,7 @@ class Metrics:
     rating_entity: str | None
     features: list = field(default_factory=list)   # features.FeatureAnalysis per feature the game declares
     page: verdicts.VerdictPage | None = None        # the verdict page: every question, one family
+    ludii: pl.DataFrame | None = None               # Ludii's Balance over seats per player count
 
 
 def _n_unique(lf: pl.LazyFrame, col: str) -> int:
@@ -108,4 +109,5 @@ def compute(results: Results, variant: str, by: str | None = None, level: float 
                    feature_tables)
     synthetic = bool((results.manifest or {}).get("synthetic")) or results.game_name == "synthetic"
     m.page = verdict_page(m, lf, min_edge, synthetic)
+    m.ludii = winrates.ludii_balance(lf, level)
     return m

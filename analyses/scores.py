@@ -43,7 +43,7 @@ def clustered_mean(lf: pl.LazyFrame, by, col: str = "score") -> pl.DataFrame:
     """
     by = _as_list(by)
     x = pl.col(col).cast(pl.Float64)
-    per = lf.group_by(["variant", "game"] + by).agg(k=pl.len().cast(pl.Float64), t=x.sum())
+    per = lf.group_by(list(dict.fromkeys(["variant", "game"] + by))).agg(k=pl.len().cast(pl.Float64), t=x.sum())
     q = per.group_by(by).agg(n=pl.col("k").sum().cast(pl.Int64), games=pl.len(), _t=pl.col("t").sum(),
                              _q=(pl.col("t") ** 2).sum(), _qk=(pl.col("t") * pl.col("k")).sum(),
                              _k2=(pl.col("k") ** 2).sum())

@@ -1,4 +1,4 @@
-"""Win rates by any column or pair of columns, tests of fairness, seat advantage and Balance.
+"""Win rates by any column or pair of columns, tests of fairness, seat advantage, Ludii's Balance.
 
 Why win *share*: a game's win is split equally among the k seats that share first place, so
 every game hands out exactly one win and a group's win rate is the mean of its rows'
@@ -188,20 +188,55 @@ def shared_wins(lf: pl.LazyFrame, level: float = 0.95) -> dict:
             "lo": float(lo), "hi": float(hi)}
 
 
-def ludii_balance(rates: pl.DataFrame, within: str | None = "players") -> pl.DataFrame:
-    """Balance = 1 - the largest difference between two groups' win rates (Ludii's metric).
+BOOT_BLOCKS, BOOT_DRAWS = 2000, 1000
 
-    Computed within each player count when ``within`` is a column of ``rates``; otherwise over
-    all groups using win rate minus fair share, so mixed player counts compare fairly.
-    Sampling noise makes the largest difference biased upwards: read it with the intervals.
+
+def rank_utility(players: pl.Expr | None = None) -> pl.Expr:
+    """Ludii's rank utility mapped to [0, 1]: 1 - (rank - 1)/(players - 1), tied seats taking the
+    mean of the ranks they share (Ludii's RankUtils); 1 for a sole winner, 0 for a sole last."""
+    tied = pl.len().over(["variant", "game", "rank"]).cast(pl.Float64)
+    mean_rank = pl.col("rank").cast(pl.Float64) + (tied - 1) / 2
+    n = pl.col("players").cast(pl.Float64) if players is None else players
+    return 1 - (mean_rank - 1) / (n - 1)
+
+
+def ludii_balance(lf: pl.LazyFrame, level: float = 0.95, seed: int = 0) -> pl.DataFrame:
+    """Ludii's Balance per player count: 1 - the largest difference between two seats' mean
+    rank utility (``rank_utility``; with two players that is the win rate, draws half).
+
+    With a bootstrap interval over games (percentile; games resampled in up to BOOT_BLOCKS
+    blocks of consecutive game indices, games being independent) and ``fair_floor``, the median
+    Balance a perfectly fair game of this size shows (the same bootstrap with every seat's
+    utilities centred on the common mean): sampling noise alone keeps Balance below 1.
     """
-    if within and within in rates.columns:
-        return (rates.group_by(within).agg(
-            groups=pl.len(), best=pl.col("win_rate").max(), worst=pl.col("win_rate").min())
-            .with_columns(balance=1 - (pl.col("best") - pl.col("worst"))).sort(within))
-    return pl.DataFrame({"groups": [rates.height], "best": [rates["excess"].max()],
-                         "worst": [rates["excess"].min()],
-                         "balance": [1 - (rates["excess"].max() - rates["excess"].min())]})
+    rows = (lf.filter(pl.col("players") > 1).with_columns(_u=rank_utility())
+            .select("players", "game", "seat", "_u").collect())
+    out = []
+    rng = np.random.default_rng(seed)
+    for (players,), part in rows.group_by(["players"], maintain_order=True):
+        games = part["game"].unique().sort().to_numpy()
+        block = np.searchsorted(games, part["game"].to_numpy()) * min(BOOT_BLOCKS, len(games)) // len(games)
+        nb = int(block.max()) + 1
+        seat = part["seat"].to_numpy().astype(np.int64)
+        k = int(seat.max()) + 1
+        u = part["_u"].to_numpy()
+        sums = np.bincount(block * k + seat, weights=u, minlength=nb * k).reshape(nb, k)
+        cnt = np.bincount(block * k + seat, minlength=nb * k).reshape(nb, k).astype(float)
+
+        def balance(s, c):
+            with np.errstate(invalid="ignore", divide="ignore"):
+                m = s / c
+            return 1 - (np.nanmax(m, axis=-1) - np.nanmin(m, axis=-1))
+
+        est = float(balance(sums.sum(0), cnt.sum(0)))
+        w = rng.multinomial(nb, np.full(nb, 1 / nb), size=BOOT_DRAWS).astype(float)       # [B, blocks]
+        boot = balance(w @ sums, w @ cnt)
+        centred = sums - cnt * (sums.sum(0) / cnt.sum(0))[None, :]                          # every seat fair
+        floor = balance(w @ centred + (w @ cnt) * (sums.sum() / cnt.sum()), w @ cnt)
+        a = (1 - level) / 2
+        out.append({"players": int(players), "seats": k, "balance": est, "lo": float(np.quantile(boot, a)),
+                    "hi": float(np.quantile(boot, 1 - a)), "fair_floor": float(np.median(floor))})
+    return pl.DataFrame(out)
 
 
 def seat_advantage(lf: pl.LazyFrame, level: float = 0.95) -> pl.DataFrame:

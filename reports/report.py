@@ -162,9 +162,10 @@ def summary_lines(m: metrics_mod.Metrics) -> list:
         lines.append(f"  {r['players']} players: start player wins {_pct(r['win_rate'])} [{_pct(r['lo'])}, "
                      f"{_pct(r['hi'])}] vs fair {_pct(r['fair'])}; excess {fmt.signed(r['excess'], 2, 100)} pp, "
                      f"p {_p(r['p'])}" + (" *" if r["significant"] else ""))
-    for players, part in m.by_seat.group_by("players", maintain_order=True):
-        bal = 1 - (part["win_rate"].max() - part["win_rate"].min())
-        lines.append(f"  gap balance over seats ({players[0]} players): {bal:.3f}")
+    for r in (m.ludii.iter_rows(named=True) if m.ludii is not None else ()):
+        lines.append(f"  Ludii Balance over seats ({r['players']} players; rank utilities): {r['balance']:.3f} "
+                     f"[{r['lo']:.3f}, {r['hi']:.3f}] (bootstrap over games); a perfectly fair game of this size "
+                     f"shows about {r['fair_floor']:.3f}")
     if m.strategies is not None:
         lines += ["", "WIN RATE BY STRATEGY"] + rates_lines(m.strategies, "strategy")
     lines.append("")

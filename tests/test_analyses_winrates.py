@@ -92,13 +92,22 @@ def test_seat_advantage_and_ludii_balance():
     first = seats.filter(pl.col("seat") == 0).row(0, named=True)
     assert first["excess"] > 0.05 and first["significant"]
     assert first["adv_lo"] == pytest.approx(first["lo"] - 1 / 3)
-    bal = winrates.ludii_balance(seats)
-    rates = seats["win_rate"].to_numpy()
-    assert bal["balance"][0] == pytest.approx(1 - (rates.max() - rates.min()))
-    # hand value
-    hand = pl.DataFrame({"win_rate": [0.5, 0.3, 0.2], "excess": [0.1, 0.0, -0.1], "players": [3, 3, 3]})
-    assert winrates.ludii_balance(hand)["balance"][0] == pytest.approx(0.7)
-    assert winrates.ludii_balance(hand, None)["balance"][0] == pytest.approx(0.8)
+
+
+def test_ludii_balance_uses_rank_utilities_over_seats_with_a_bootstrap_interval():
+    """Ludii's Balance (metrics/single/outcome/Balance.java): per seat the mean of (utility+1)/2,
+    utility from the rank (ties share their mean rank); 1 - the largest difference of two seats."""
+    hand = pl.DataFrame({"variant": ["v"] * 6, "game": [0, 0, 0, 1, 1, 1], "seat": [0, 1, 2] * 2,
+                         "players": [3] * 6, "rank": [1, 2, 3, 2, 1, 2]})
+    # game 0: utilities 1, 0.5, 0; game 1: seat 1 wins (1), seats 0 and 2 tie for rank 2 (mean 2.5): 0.25
+    bal = winrates.ludii_balance(hand.lazy()).row(0, named=True)
+    means = [(1 + 0.25) / 2, (0.5 + 1) / 2, (0 + 0.25) / 2]
+    assert bal["balance"] == pytest.approx(1 - (max(means) - min(means)))
+    fair = winrates.ludii_balance(games_table(Variant(), 3000).lazy()).row(0, named=True)
+    strong = winrates.ludii_balance(games_table(Variant(seat_weights=(1.5, 1.0, 1.0)), 3000).lazy()).row(0, named=True)
+    assert fair["lo"] <= fair["balance"] <= fair["hi"] and fair["lo"] < fair["fair_floor"] < 1
+    assert strong["hi"] < fair["lo"]                                    # a start-player edge lowers Balance
+    assert abs(fair["fair_floor"] - fair["balance"]) < 0.03
 
 
 def test_balance_summary_spread_and_win_rate_per_seat_vs_wins_the_game():
