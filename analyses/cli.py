@@ -70,7 +70,9 @@ def register(subparsers) -> None:
     seq.add_argument("--elo1", type=float, default=None, help="H1 effect as logistic Elo at the fair share")
     seq.add_argument("--one-sided", action="store_true", help="test only the direction of delta1 (Fishtest style)")
     seq.add_argument("--target", action="append", help="test only this value of --by (repeatable)")
-    seq.add_argument("--max-games", type=_positive, help="game budget per variant (default: the experiment's games)")
+    seq.add_argument("--max-games", type=_positive, help="game budget per variant (default: the experiment's games, "
+                                                          "raised to what a fixed-size test with these error rates "
+                                                          "needs)")
     seq.add_argument("--round-games", type=_positive, help="games per round (default: the experiment's chunk, "
                                                            "or 1000)")
     cmp_.set_defaults(func=cmd_compare)
@@ -236,6 +238,6 @@ def _run_sequential(args, specs, exps):
     a.ensure(min(round_games, budget))
     by = args.by or balance.default_group(a.scan())
     result, paired = run_sequential(a, b, by, args.alpha, args.beta, d0, d1, round_games, budget,
-                                    args.one_sided, args.target)
+                                    args.one_sided, args.target, budget_from_data=args.max_games is None)
     limits = [s.first_game + result.games for s in sources]
     return result, paired, note, limits

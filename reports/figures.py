@@ -425,7 +425,7 @@ def sprt_paths(history: list, bounds: tuple, stamp: Stamp, by: str):
     ax.axhline(hi, color=UP, ls="--", lw=1.2)
     ax.axhline(lo, color=DOWN, ls="--", lw=1.2)
     ax.text(ax.get_xlim()[0], hi, " accept H1: difference", va="bottom", color=UP, fontsize=9)
-    ax.text(ax.get_xlim()[0], lo, " accept H0: no difference", va="top", color=DOWN, fontsize=9)
+    ax.text(ax.get_xlim()[0], lo, " accept H0: no change as large as H1", va="top", color=DOWN, fontsize=9)
     ax.set_ylim(min(lo * 1.6, ax.get_ylim()[0]), max(hi * 1.4, ax.get_ylim()[1]))
     ax.set_xlabel("games per variant")
     ax.set_ylabel("log-likelihood ratio")

@@ -89,7 +89,7 @@ def test_compare_sequential_stops_early_on_the_toy_game(tmp_path, capsys):
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "sequential test (SPRT, two-sided" in out and "stopped: all decided" in out
-    assert "no difference" in out and "budget 20,000" in out
+    assert "no change of 5.00 pp or more" in out and "budget 20,000" in out
     played = sum(1 for _ in (tmp_path / "results" / "toy_seq" / "base").glob("shard-*.parquet"))
     assert 1 <= played <= 8                                # rounds, not the whole budget
 
