@@ -110,7 +110,7 @@ def test_six_groups_with_the_budget_from_data_hold_the_stated_error_rates():
     """Issue 2: six groups, a true +2 pp change in one. With the budget from the data (a
     fixed-size test's games) and the terminal test, the change is missed in at most 5% of runs
     and no null group is flagged in more than 5%; the experiment's 10,000 games alone miss more.
-    Average games stay below the fixed-size test's (analyses.sequential_oc)."""
+    Average games are about the fixed-size test's (analyses.sequential_oc)."""
     from analyses.sequential_oc import Q, simulate, summarise
     from analyses.sprt import fixed_games
     reps = 150
@@ -118,7 +118,7 @@ def test_six_groups_with_the_budget_from_data_hold_the_stated_error_rates():
     h1 = summarise(simulate([0.02, 0, 0, 0, 0, 0], reps, 10_000, True, seed=1))
     assert 1 - h1["group0"].get("higher", 0) <= 0.05 + tol, h1
     assert h1["others_flagged"] <= 0.05 + tol
-    assert h1["mean_games"] < fixed_games(0.05 / 6, 0.05, 0.02, 2 * Q)
+    assert h1["mean_games"] < 1.1 * fixed_games(0.05 / 6, 0.05, 0.02, 2 * Q)      # about the fixed test's
     h0 = summarise(simulate([0.0] * 6, reps, 10_000, True, seed=2))
     assert h0["any_flagged"] <= 0.05 + tol, h0
     short = summarise(simulate([0.02, 0, 0, 0, 0, 0], reps, 10_000, False, seed=1))
