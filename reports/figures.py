@@ -465,7 +465,7 @@ def sweep_metric(table: pl.DataFrame, metric: str, param: str, stamp: Stamp, oth
     else:
         ax.set_xticks(range(len(values)), [str(v) for v in values], rotation=20 if len(values) > 4 else 0)
     ax.set_xlabel(param)
-    ax.set_ylabel(metric)
+    ax.set_ylabel("gap balance (1 - spread; not Ludii's Balance)" if metric == "balance" else metric)
     if metric in ("win rate", "first player win rate", "shared wins"):
         _pct(ax, "y")
     ax.grid(alpha=0.3)
