@@ -61,9 +61,13 @@ def score_summary(lf: pl.LazyFrame, by=None, components=(), level: float = 0.95)
     the mean is a t interval with games as clusters (``clustered_mean``, games - 1 df): the
     ordinary t interval when the group has one seat per game."""
     by = _as_list(by)
-    exprs = _summary_exprs("score") + [pl.col(c).cast(pl.Float64).mean().alias(c) for c in components]
+    exprs = (_summary_exprs("score") + [pl.col(c).cast(pl.Float64).mean().alias(c) for c in components]
+             + [pl.struct("variant", "game").n_unique().alias("games")])
     q = lf.group_by(by).agg(exprs).sort(by) if by else lf.select(exprs)
     df = q.collect()
+    if bool((df["n"] == df["games"]).all()):          # one seat per game: the textbook t interval
+        return _with_ci(df.drop("games"), level)
+    df = df.drop("games")
     cm = clustered_mean(lf, by)
     df = df.join(cm.select(by + ["games", "var"]), on=by, how="left") if by else df.with_columns(
         games=pl.lit(cm["games"][0]), var=pl.lit(cm["var"][0]))

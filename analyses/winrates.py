@@ -194,7 +194,7 @@ BOOT_BLOCKS, BOOT_DRAWS = 2000, 1000
 def rank_utility(players: pl.Expr | None = None) -> pl.Expr:
     """Ludii's rank utility mapped to [0, 1]: 1 - (rank - 1)/(players - 1), tied seats taking the
     mean of the ranks they share (Ludii's RankUtils); 1 for a sole winner, 0 for a sole last."""
-    tied = pl.len().over(["variant", "game", "rank"]).cast(pl.Float64)
+    tied = pl.len().over(["variant", "game", "rank"]).cast(pl.Float64)   # seats sharing the rank
     mean_rank = pl.col("rank").cast(pl.Float64) + (tied - 1) / 2
     n = pl.col("players").cast(pl.Float64) if players is None else players
     return 1 - (mean_rank - 1) / (n - 1)
@@ -207,21 +207,30 @@ def ludii_balance(lf: pl.LazyFrame, level: float = 0.95, seed: int = 0) -> pl.Da
     With a bootstrap interval over games (percentile; games resampled in up to BOOT_BLOCKS
     blocks of consecutive game indices, games being independent) and ``fair_floor``, the median
     Balance a perfectly fair game of this size shows (the same bootstrap with every seat's
-    utilities centred on the common mean): sampling noise alone keeps Balance below 1.
+    utilities centred on the common mean): sampling noise alone keeps Balance below 1. Summed
+    per (block, seat) in one lazy pass; only those sums are materialised.
     """
-    rows = (lf.filter(pl.col("players") > 1).with_columns(_u=rank_utility())
-            .select("players", "game", "seat", "_u").collect())
+    games = (lf.filter((pl.col("players") > 1) & (pl.col("seat") == 0)).group_by("players")
+             .agg(g0=pl.col("game").min(), g1=pl.col("game").max(), G=pl.len()).collect())
+    span = {int(r["players"]): r for r in games.iter_rows(named=True)}
+    nb_of = {p: min(BOOT_BLOCKS, int(r["G"])) for p, r in span.items()}
+    block = ((pl.col("game") - pl.col("_g0")) * pl.col("_nb") // (pl.col("_g1") - pl.col("_g0") + 1))
+    table = pl.LazyFrame({"players": list(span), "_g0": [span[p]["g0"] for p in span],
+                          "_g1": [span[p]["g1"] for p in span], "_nb": [nb_of[p] for p in span]},
+                         schema={"players": lf.collect_schema()["players"], "_g0": pl.Int64, "_g1": pl.Int64,
+                                 "_nb": pl.Int64})
+    sums_all = (lf.filter(pl.col("players") > 1).with_columns(_u=rank_utility())
+                .join(table, on="players")
+                .with_columns(_b=block)
+                .group_by(["players", "_b", "seat"]).agg(u=pl.col("_u").sum(), c=pl.len()).collect())
     out = []
     rng = np.random.default_rng(seed)
-    for (players,), part in rows.group_by(["players"], maintain_order=True):
-        games = part["game"].unique().sort().to_numpy()
-        block = np.searchsorted(games, part["game"].to_numpy()) * min(BOOT_BLOCKS, len(games)) // len(games)
-        nb = int(block.max()) + 1
-        seat = part["seat"].to_numpy().astype(np.int64)
-        k = int(seat.max()) + 1
-        u = part["_u"].to_numpy()
-        sums = np.bincount(block * k + seat, weights=u, minlength=nb * k).reshape(nb, k)
-        cnt = np.bincount(block * k + seat, minlength=nb * k).reshape(nb, k).astype(float)
+    for (players,), part in sums_all.group_by(["players"], maintain_order=True):
+        nb = nb_of[int(players)]
+        k = int(part["seat"].max()) + 1
+        idx = part["_b"].to_numpy().astype(np.int64) * k + part["seat"].to_numpy().astype(np.int64)
+        sums = np.bincount(idx, weights=part["u"].to_numpy(), minlength=nb * k).reshape(nb, k)
+        cnt = np.bincount(idx, weights=part["c"].to_numpy().astype(float), minlength=nb * k).reshape(nb, k)
 
         def balance(s, c):
             with np.errstate(invalid="ignore", divide="ignore"):
