@@ -88,3 +88,18 @@ def test_error_bars_at_a_bound_do_not_fail():
     bars = _errorbar(ax, [1.0], [0], xerr=[[0.02], [-1e-16]], fmt="o")
     assert bars is not None
     plt.close(fig)
+
+
+def test_verdict_page_is_plain_language_and_pages_print_no_nan_minus_zero_or_threshold(tmp_path):
+    """The first page has no monospace text; it names the family, games needed, assumptions; no
+    page prints nan, -0 or '<1e-4' (issue 10)."""
+    from reports.report import summary_lines, verdict_items, verdict_lines
+    res = open_results(write_results(tmp_path / "res", "demo", {"base": RICH}, games=800))
+    m = metrics.compute(res, "base")
+    head, items, notes = verdict_items(m.page)
+    fig = F.verdict_page(head, items, notes, F.Stamp("demo", "base", 800, m.config_hash, "x"), "Verdict")
+    assert all(t.get_fontfamily() != ["monospace"] for t in fig.texts)
+    assert {c for c, _ in items} <= set(F.LIGHTS)
+    text = "\n".join(verdict_lines(m.page) + summary_lines(m))
+    assert "Family: all" in text and "Games needed (same correction" in text and "Assumes:" in text
+    assert not re.search(r"nan|<1e-4|(?<![\d.])-0(?:\.0+)?(?![\d.])", text)
