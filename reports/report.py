@@ -121,6 +121,27 @@ def verdict_items(page, limit: int | None = None) -> tuple:
     return headline(page), lines, notes
 
 
+def variants_verdict(all_metrics: dict) -> tuple:
+    """(headline, [(light, text)], notes) of a multi-variant report: one line per variant, red
+    when something is out of balance, amber when something is undecided, else green. Each
+    variant's page is its own family (its details follow)."""
+    items = []
+    for v, m in all_metrics.items():
+        words = {ln.word for ln in m.page.lines}
+        light = "red" if verdicts.OUT in words else "amber" if verdicts.UNDECIDED in words else "green"
+        items.append((light, f"{v}: {headline(m.page)}"))
+    n_out = sum(c == "red" for c, _ in items)
+    head = (f"{n_out} of {len(items)} variants have something out of balance." if n_out
+            else f"No variant has anything out of balance by more than "
+                 f"{fmt.number(next(iter(all_metrics.values())).page.delta, 1, 100)} pp.")
+    notes = ["Each variant's verdict page (in the details) is one family: simultaneous intervals over its lines; "
+             "across variants the chance of some wrong word grows with the number of variants.",
+             "Assumes: " + "; ".join(next(iter(all_metrics.values())).page.assumptions) + "."]
+    if len(items) > 24:
+        notes.insert(0, f"{len(items) - 24} more variants: see the overview table on the next page.")
+    return head, items[:24], notes
+
+
 def verdict_lines(page) -> list:
     """The verdict page as plain text (the ``summary`` command)."""
     head, items, notes = verdict_items(page)
@@ -339,6 +360,7 @@ def experiment_report(results: Results, out_dir=OUT, by: str | None = None, leve
             st = F.Stamp(results.experiment, None, f"{sum(m.games for m in all_metrics.values()):,} games in "
                          f"{len(variants)} variants", hashes + ("..." if len(hashes) >= 60 else ""),
                          f"{int(round(level * 100))}% intervals: Wilson (rates), t (means)")
+            w.add("verdict", F.verdict_page(*variants_verdict(all_metrics), st, f"Verdicts: {results.experiment}"))
             w.add("summary", F.text_page(overview_lines(results, all_metrics), st,
                                          f"Balance summary: {results.experiment}"))
             table = sweep_table(results, by, level)

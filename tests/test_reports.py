@@ -49,7 +49,7 @@ def test_sweep_report_draws_curves_per_metric(tmp_path):
     res = open_results(write_results(tmp_path / "res", "sweep", vs, games=800))
     files = experiment_report(res, tmp_path / "out", details="none")
     names = [p.stem for p in files.pngs]
-    assert names[0] == "summary"
+    assert names[:2] == ["verdict", "summary"]
     for metric in ("win_rate", "first_player_win_rate", "score", "rounds", "shared_wins", "balance"):
         assert f"sweep_{metric}" in names
     assert not any("__" in n for n in names)                           # no per-variant details
