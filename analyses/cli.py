@@ -19,6 +19,7 @@ SOURCE_HELP = ("results folder (results/<experiment>), a variant's folder, or an
 _level = number_type(float, lambda v: 0.5 <= v < 1, "a confidence level in [0.5, 1)")
 _prob = number_type(float, lambda v: 0 < v < 0.5, "a probability in (0, 0.5)")
 _positive = positive_int
+_edge = number_type(float, lambda v: 0 <= v < 50, "percentage points in [0, 50)")
 
 
 def _common(p, out=True):
@@ -27,6 +28,9 @@ def _common(p, out=True):
     p.add_argument("--out", "--results", dest="results", default="results",
                    help="results root, as for `run` (default results/): where experiment files' results are")
     p.add_argument("--level", type=_level, default=0.95, help="confidence level of intervals and tests (default 0.95)")
+    p.add_argument("--min-edge", type=_edge, default=2.0,
+                   help="smallest edge that matters, percentage points of win rate (default 2): verdicts say "
+                        "'out of balance' beyond it, 'balanced within' inside it")
     if out:
         p.add_argument("--report-dir", default=str(Path("reports") / "out"),
                        help="where the PDF and PNGs go (default reports/out/)")
@@ -66,7 +70,9 @@ def register(subparsers) -> None:
     seq.add_argument("--elo1", type=float, default=None, help="H1 effect as logistic Elo at the fair share")
     seq.add_argument("--one-sided", action="store_true", help="test only the direction of delta1 (Fishtest style)")
     seq.add_argument("--target", action="append", help="test only this value of --by (repeatable)")
-    seq.add_argument("--max-games", type=_positive, help="game budget per variant (default: the experiment's games)")
+    seq.add_argument("--max-games", type=_positive, help="game budget per variant (default: the experiment's games, "
+                                                          "raised to what a fixed-size test with these error rates "
+                                                          "needs)")
     seq.add_argument("--round-games", type=_positive, help="games per round (default: the experiment's chunk, "
                                                            "or 1000)")
     cmp_.set_defaults(func=cmd_compare)
@@ -84,7 +90,8 @@ def cmd_report(args) -> int:
 
     check_report_dir(args.report_dir)
     results = open_results(args.source, args.results)
-    files = experiment_report(results, args.report_dir, args.by, args.level, args.details, not args.no_ratings)
+    files = experiment_report(results, args.report_dir, args.by, args.level, args.details, not args.no_ratings,
+                              min_edge=args.min_edge / 100)
     print(f"report: {files.pdf}")
     print(f"figures: {len(files.pngs)} PNG files in {files.pngs[0].parent if files.pngs else args.report_dir}")
     return 0
@@ -94,16 +101,19 @@ def cmd_summary(args) -> int:
     from analyses import metrics
     from analyses.load import open_results
     from analyses.features import format_feature
-    from reports.report import overview_lines, summary_lines
+    from reports.report import overview_lines, summary_lines, verdict_lines
 
     results = open_results(args.source, args.results)
-    all_m = {v: metrics.compute(results, v, args.by, args.level) for v in results.variants}
+    all_m = {v: metrics.compute(results, v, args.by, args.level, min_edge=args.min_edge / 100)
+             for v in results.variants}
     if len(all_m) > 1:
         print("\n".join(overview_lines(results, all_m)))
         print()
     for v, m in all_m.items():
         if len(all_m) > 1:
             print(f"=== {v}")
+        print("\n".join(verdict_lines(m.page)))
+        print()
         print("\n".join(summary_lines(m)))
         for fa in m.features:
             print()
@@ -232,6 +242,6 @@ def _run_sequential(args, specs, exps):
     a.ensure(min(round_games, budget))
     by = args.by or balance.default_group(a.scan())
     result, paired = run_sequential(a, b, by, args.alpha, args.beta, d0, d1, round_games, budget,
-                                    args.one_sided, args.target)
+                                    args.one_sided, args.target, budget_from_data=args.max_games is None)
     limits = [s.first_game + result.games for s in sources]
     return result, paired, note, limits

@@ -33,6 +33,7 @@ from scipy import stats
 
 from analyses.intervals import (holm, newcombe_paired, newcombe_unpaired, t_interval, two_proportion_z,
                                 welch_interval)
+from analyses import fmt, scores as scores_mod
 from analyses.load import Results
 from sim.core.errors import InputError
 
@@ -101,12 +102,14 @@ def check_comparable(a: Side, b: Side) -> tuple[bool, str, tuple[int, int]]:
 
 def _per_game_group(lf: pl.LazyFrame, by: str, lo: int, hi: int) -> pl.LazyFrame:
     return (lf.filter(pl.col("game").is_between(lo, hi))
-            .group_by(["game", by]).agg(w=pl.col("win_share").sum(), s=pl.col("score").cast(pl.Float64).mean(),
+            .group_by(["game", by]).agg(w=pl.col("win_share").sum(), k=pl.len().cast(pl.Float64),
+                                        s=pl.col("score").cast(pl.Float64).mean(),
                                         players=pl.col("players").first()))
 
 
 def paired_frame(a: Side, b: Side, by: str, lo: int, hi: int) -> pl.LazyFrame:
-    """(game, group) rows present in both sides: w, s (A) and w_b, s_b (B); checks player counts."""
+    """(game, group) rows present in both sides: w (the group's win share in the game), k (its
+    seats), s (its mean score) for A and w_b, k_b, s_b for B."""
     j = _per_game_group(a.lf, by, lo, hi).join(_per_game_group(b.lf, by, lo, hi), on=["game", by], suffix="_b")
     return j
 
@@ -121,16 +124,20 @@ def _paired_stats(j: pl.LazyFrame, by: str) -> pl.DataFrame:
         only_a=((pl.col("w") == one) & (pl.col("w_b") == zero)).sum(),
         only_b=((pl.col("w") == zero) & (pl.col("w_b") == one)).sum(),
         neither=((pl.col("w") == zero) & (pl.col("w_b") == zero)).sum(),
-        wa=pl.col("w").mean(), wb=pl.col("w_b").mean(), dw_sd=dw.std(),
+        seats_a=pl.col("k").sum(), seats_b=pl.col("k_b").sum(), multi=(pl.max_horizontal("k", "k_b") > 1).any(),
+        game_a=pl.col("w").mean(), game_b=pl.col("w_b").mean(), dw_sd=dw.std(),
         sa=pl.col("s").mean(), sb=pl.col("s_b").mean(), ds_mean=ds.mean(), ds_sd=ds.std(),
         bad_players=(pl.col("players") != pl.col("players_b")).sum(),
     ).sort(by).collect()
 
 
 def _unpaired_stats(lf: pl.LazyFrame, by: str) -> pl.DataFrame:
-    return lf.group_by(by).agg(
-        n=pl.len(), w=pl.col("win_share").sum(), s=pl.col("score").cast(pl.Float64).mean(),
-        s_sd=pl.col("score").cast(pl.Float64).std()).sort(by).collect()
+    """Per group: rows n, games, win shares w, score mean s and sd s_sd (rows), and s_var, the
+    game-clustered variance of the mean score (``scores.clustered_mean``)."""
+    score = pl.col("score").cast(pl.Float64)
+    rows = lf.group_by(by).agg(w=pl.col("win_share").sum(), s_sd=score.std()).collect()
+    cm = scores_mod.clustered_mean(lf, by).rename({"mean": "s", "var": "s_var"})
+    return cm.join(rows, on=by).select(by, "n", "games", "w", "s", "s_sd", "s_var").sort(by)
 
 
 def _finish(df: pl.DataFrame, level: float, p_col: str = "p") -> pl.DataFrame:
@@ -138,13 +145,35 @@ def _finish(df: pl.DataFrame, level: float, p_col: str = "p") -> pl.DataFrame:
     return df.with_columns(p_holm=pl.Series(p_holm), significant=pl.Series(p_holm < 1 - level))
 
 
+def _seat_rate_diff(j: pl.LazyFrame, st: pl.DataFrame, by: str):
+    """Per-seat win rate difference B - A on paired games and its game-clustered standard error.
+
+    rate = sum of win shares / seats (the report's win rate). The estimate is a ratio, so each
+    game contributes the linearised residual e_g = (w_b - r_b k_b)/kbar_b - (w_a - r_a k_a)/kbar_a;
+    var = sum e_g^2 / (n (n - 1)). With one seat per game this is the paired t-test on w_b - w_a.
+    """
+    n = st["n"].to_numpy().astype(float)
+    ra, rb = st["rate_a"].to_numpy(), st["rate_b"].to_numpy()
+    coef = pl.DataFrame({by: st[by], "_ra": ra, "_rb": rb, "_ka": st["seats_a"] / st["n"],
+                         "_kb": st["seats_b"] / st["n"]})
+    e = ((pl.col("w_b") - pl.col("_rb") * pl.col("k_b")) / pl.col("_kb")
+         - (pl.col("w") - pl.col("_ra") * pl.col("k")) / pl.col("_ka"))
+    ss = (j.join(coef.lazy(), on=by).group_by(by).agg(ss=(e * e).sum()).collect())
+    ss = st.select(by).join(ss, on=by, how="left")["ss"].to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.sqrt(ss / (n * (n - 1)))
+    return rb - ra, se
+
+
 def _paired_tables(st: pl.DataFrame, by: str, level: float, score_test: str, j: pl.LazyFrame):
+    st = st.with_columns(rate_a=pl.col("game_a") * pl.col("n") / pl.col("seats_a"),
+                         rate_b=pl.col("game_b") * pl.col("n") / pl.col("seats_b"))
     groups = st[by].to_list()
     n = st["n"].to_numpy().astype(float)
     both, oa, ob, nei = (st[c].to_numpy().astype(float) for c in ("both", "only_a", "only_b", "neither"))
-    binary = (both + oa + ob + nei) == n
-    diff = st["wb"].to_numpy() - st["wa"].to_numpy()
-    lo_t, hi_t = t_interval(diff, st["dw_sd"].to_numpy(), n, level)
+    binary = ((both + oa + ob + nei) == n) & ~st["multi"].to_numpy()
+    diff, se = _seat_rate_diff(j, st, by)
+    tq = stats.t.ppf(0.5 + level / 2, np.maximum(n - 1, 1))
     lo_n, hi_n = newcombe_paired(both, ob, oa, nei, level)        # "1" = B, "2" = A: B - A
     p, lo, hi, method = [], [], [], []
     for i in range(len(groups)):
@@ -153,13 +182,14 @@ def _paired_tables(st: pl.DataFrame, by: str, level: float, score_test: str, j: 
             p.append(stats.binomtest(k, m, 0.5).pvalue if m else 1.0)
             lo.append(lo_n[i]); hi.append(hi_n[i]); method.append("McNemar exact")
         else:
-            sd = st["dw_sd"][i]
-            tt = diff[i] / (sd / np.sqrt(n[i])) if sd and sd > 0 else 0.0
+            tt = diff[i] / se[i] if se[i] > 0 else 0.0
             p.append(float(2 * stats.t.sf(abs(tt), n[i] - 1)) if n[i] > 1 else float("nan"))
-            lo.append(lo_t[i]); hi.append(hi_t[i]); method.append("paired t (shared wins)")
-    wins = _finish(pl.DataFrame({by: groups, "n": st["n"], "rate_a": st["wa"], "rate_b": st["wb"], "diff": diff,
-                                 "lo": lo, "hi": hi, "p": p, "test": method,
-                                 "discordant": (oa + ob).astype(np.int64)}), level)
+            lo.append(diff[i] - tq[i] * se[i]); hi.append(diff[i] + tq[i] * se[i])
+            method.append("paired t (several seats)" if st["multi"][i] else "paired t (shared wins)")
+    wins = _finish(pl.DataFrame({by: groups, "n": st["n"], "rate_a": st["rate_a"], "rate_b": st["rate_b"],
+                                 "diff": diff, "lo": lo, "hi": hi, "p": p, "test": method,
+                                 "discordant": (oa + ob).astype(np.int64), "several_seats": st["multi"],
+                                 "game_a": st["game_a"], "game_b": st["game_b"]}), level)
     dmean, dsd = st["ds_mean"].to_numpy(), st["ds_sd"].to_numpy()
     slo, shi = t_interval(dmean, dsd, n, level)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -190,9 +220,15 @@ def _unpaired_tables(sa: pl.DataFrame, sb: pl.DataFrame, by: str, level: float, 
     _z, p = two_proportion_z(xb, nb, xa, na)
     wins = _finish(pl.DataFrame({by: groups, "n": j["n"], "n_b": j["n_b"], "rate_a": xa / na, "rate_b": xb / nb,
                                  "diff": xb / nb - xa / na, "lo": lo, "hi": hi, "p": p,
-                                 "test": ["two-proportion z"] * len(groups)}), level)
+                                 "test": ["two-proportion z"] * len(groups),
+                                 "several_seats": (j["n"] > j["games"]) | (j["n_b"] > j["games_b"]),
+                                 "game_a": xa / j["games"].to_numpy(), "game_b": xb / j["games_b"].to_numpy()}),
+                     level)
     ma, mb, sda, sdb = j["s"].to_numpy(), j["s_b"].to_numpy(), j["s_sd"].to_numpy(), j["s_sd_b"].to_numpy()
-    slo, shi, _df = welch_interval(mb, sdb, nb, ma, sda, na, level)
+    # Welch on the game-clustered variances: sd_eff^2 / games = s_var, with games - 1 df per side
+    ga, gb = j["games"].to_numpy().astype(float), j["games_b"].to_numpy().astype(float)
+    ea, eb = np.sqrt(j["s_var"].to_numpy() * ga), np.sqrt(j["s_var_b"].to_numpy() * gb)
+    slo, shi, _df = welch_interval(mb, eb, gb, ma, ea, ga, level)
     with np.errstate(invalid="ignore", divide="ignore"):
         pooled_sd = np.sqrt(((na - 1) * sda ** 2 + (nb - 1) * sdb ** 2) / (na + nb - 2))
         d = (mb - ma) / pooled_sd
@@ -204,30 +240,24 @@ def _unpaired_tables(sa: pl.DataFrame, sb: pl.DataFrame, by: str, level: float, 
             sp.append(float(stats.mannwhitneyu(vb, va).pvalue))
         sname = "Mann-Whitney U"
     else:
-        sp = [float(stats.ttest_ind_from_stats(mb[i], sdb[i], nb[i], ma[i], sda[i], na[i], equal_var=False).pvalue)
+        sp = [float(stats.ttest_ind_from_stats(mb[i], eb[i], gb[i], ma[i], ea[i], ga[i], equal_var=False).pvalue)
               for i in range(len(groups))]
-        sname = "Welch t"
+        sname = "Welch t (games as clusters)" if bool(((j["n"] > j["games"]) | (j["n_b"] > j["games_b"])).any()) \
+            else "Welch t"
     scores = _finish(pl.DataFrame({by: groups, "n": j["n"], "n_b": j["n_b"], "mean_a": ma, "mean_b": mb,
                                    "diff": mb - ma, "lo": slo, "hi": shi, "effect": d, "p": np.asarray(sp, float),
                                    "test": [sname] * len(groups)}), level)
     return wins, scores
 
 
-PER_GAME = ("turns", "rounds", "mean_score", "score_spread", "margin", "shared_win")
+PER_GAME = ("turns", "rounds", "mean_score", "score_spread", "margin", "shared_win", "tie_broken")
 
 
 def _per_game(lf: pl.LazyFrame, lo: int | None = None, hi: int | None = None) -> pl.LazyFrame:
-    """One row per game: length, mean score, spread (best - worst), margin of victory (best -
-    second best; 0 when the win is shared) and whether the win is shared (0/1)."""
+    """One row per game: ``scores.game_outcomes`` (the one definition of margin and shared win)."""
     if lo is not None:
         lf = lf.filter(pl.col("game").is_between(lo, hi))
-    score = pl.col("score").cast(pl.Float64)
-    ordered = score.sort(descending=True)
-    return lf.group_by("game").agg(
-        turns=pl.col("turns").first().cast(pl.Float64), rounds=pl.col("rounds").first().cast(pl.Float64),
-        mean_score=score.mean(), score_spread=score.max() - score.min(),
-        margin=ordered.first() - ordered.slice(1, 1).first(),
-        shared_win=((score == score.max()).sum() > 1).cast(pl.Float64))
+    return scores_mod.game_outcomes(lf).drop("variant")
 
 
 def _length_table(a: Side, b: Side, paired: bool, lo: int, hi: int, level: float) -> pl.DataFrame:
@@ -301,14 +331,14 @@ def compare(a: Side, b: Side, by: str, paired: bool | None = None, score_test: s
         pairs = int(a.lf.filter((pl.col("seat") == 0) & pl.col("game").is_between(lo, hi))
                     .join(b.lf.filter(pl.col("seat") == 0).select("game"), on="game").select(pl.len())
                     .collect().item())
-        methods = ["win rate: McNemar exact test, Newcombe square-and-add interval (paired t where wins are shared)",
+        methods = [_win_methods(wins),
                    f"score: {'Wilcoxon signed-rank test' if score_test == 'wilcoxon' else 'paired t-test'}, "
                    "t interval of the mean difference, effect size d_z = mean/sd of differences"]
     else:
         sa, sb = _unpaired_stats(a.lf, by), _unpaired_stats(b.lf, by)
         wins, scores = _unpaired_tables(sa, sb, by, level, score_test, a, b)
         pairs = 0
-        methods = ["win rate: two-proportion z-test, Newcombe hybrid score interval",
+        methods = ["win rate per seat: two-proportion z-test, Newcombe hybrid score interval",
                    f"score: {'Mann-Whitney U test' if score_test == 'wilcoxon' else 'Welch t-test'}, "
                    "Welch interval, effect size Cohen's d (pooled sd)"]
         only = set(sa[by].to_list()) ^ set(sb[by].to_list())
@@ -322,10 +352,23 @@ def compare(a: Side, b: Side, by: str, paired: bool | None = None, score_test: s
                       level, methods, notes)
 
 
-def _fmt_p(p: float) -> str:
-    if p != p:
-        return "-"
-    return "<1e-4" if p < 1e-4 else f"{p:.4f}"
+def _win_methods(wins: pl.DataFrame) -> str:
+    """The paired win-rate methods actually used, with the groups each applies to."""
+    parts = []
+    for test, text in (("McNemar exact", "McNemar exact test with Newcombe square-and-add interval"),
+                       ("paired t (shared wins)", "paired t-test on the per-game share difference (some wins "
+                                                  "shared), t interval"),
+                       ("paired t (several seats)", "paired t-test on the per-game difference of win shares "
+                                                    "over seats (the group fills several seats), t interval")):
+        used = wins.filter(pl.col("test") == test)
+        if used.height == wins.height:
+            parts.append(f"{text} (every row)")
+        elif used.height:
+            parts.append(f"{text} ({used.height} of {wins.height} rows)")
+    return "win rate per seat: " + "; ".join(parts)
+
+
+_fmt_p = fmt.p_value
 
 
 def _gain(x: float) -> str:
@@ -336,40 +379,48 @@ def _gain(x: float) -> str:
 def format_comparison(c: Comparison) -> str:
     """The comparison as plain text: what was compared, how, and the per-group tables."""
     a, b = c.a, c.b
+    N, S, I, P = fmt.number, fmt.signed, fmt.interval, fmt.p_value
     lines = [f"A = {a.label} ({c.games_a:,} games, config {a.info.config_hash})",
              f"B = {b.label} ({c.games_b:,} games, config {b.info.config_hash})",
              f"{'paired' if c.paired else 'unpaired'}: {c.pairing}"
              + (f"; {c.pairs:,} paired games" if c.paired else "")]
     lines += [f"method: {m}" for m in c.methods] + [f"note: {n}" for n in c.notes]
     lines.append("")
-    lines.append(f"win rate by {c.by} (percentage points, B - A)")
+    lines.append(f"win rate per seat by {c.by} (win shares / seats, percentage points, B - A)")
     head = f"{c.by:<20} {'n':>8} {'A %':>7} {'B %':>7} {'B-A pp':>8} {'95% interval':>18} {'p':>8} {'p Holm':>8}"
     lines.append(head)
     for r in c.wins.iter_rows(named=True):
         star = " *" if r["significant"] else ""
-        lines.append(f"{str(r[c.by]):<20} {r['n']:>8,} {100 * r['rate_a']:>7.2f} {100 * r['rate_b']:>7.2f} "
-                     f"{100 * r['diff']:>+8.2f} [{100 * r['lo']:>+7.2f}, {100 * r['hi']:>+7.2f}] "
-                     f"{_fmt_p(r['p']):>8} {_fmt_p(r['p_holm']):>8}{star:<2}  {r['test']}")
+        lines.append(f"{str(r[c.by]):<20} {r['n']:>8,} {N(r['rate_a'], 2, 100):>7} {N(r['rate_b'], 2, 100):>7} "
+                     f"{S(r['diff'], 2, 100):>8} {I(r['lo'], r['hi'], 2, 100):>18} "
+                     f"{P(r['p']):>8} {P(r['p_holm']):>8}{star:<2}  {r['test']}")
+    multi = c.wins.filter(pl.col("several_seats"))
+    if multi.height:
+        lines.append(f"wins the game (share of games some seat of the {c.by} wins; it fills several seats): "
+                     + "; ".join(f"{r[c.by]} A {N(r['game_a'], 1, 100)}% B {N(r['game_b'], 1, 100)}%"
+                                 for r in multi.iter_rows(named=True)))
     lines.append("")
     lines.append(f"score by {c.by} (points, B - A; effect = {'d_z' if c.paired else 'Cohen d'})")
     lines.append(f"{c.by:<20} {'n':>8} {'A':>8} {'B':>8} {'B-A':>8} {'95% interval':>18} {'effect':>7} "
                  f"{'p':>8} {'p Holm':>8}")
     for r in c.scores.iter_rows(named=True):
         star = " *" if r["significant"] else ""
-        lines.append(f"{str(r[c.by]):<20} {r['n']:>8,} {r['mean_a']:>8.2f} {r['mean_b']:>8.2f} {r['diff']:>+8.2f} "
-                     f"[{r['lo']:>+7.2f}, {r['hi']:>+7.2f}] {r['effect']:>+7.3f} {_fmt_p(r['p']):>8} "
-                     f"{_fmt_p(r['p_holm']):>8}{star}")
+        lines.append(f"{str(r[c.by]):<20} {r['n']:>8,} {N(r['mean_a']):>8} {N(r['mean_b']):>8} {S(r['diff']):>8} "
+                     f"{I(r['lo'], r['hi']):>18} {S(r['effect'], 3):>7} {P(r['p']):>8} "
+                     f"{P(r['p_holm']):>8}{star}")
     if c.paired and "gain" in c.wins.columns:
         gw, gs = c.wins["gain"].drop_nans().median(), c.scores["gain"].drop_nans().median()
         if gw is not None and gs is not None:
-            lines.append(f"pairing gain: an unpaired design would need {_gain(gw)} (win rate) and {_gain(gs)} "
-                         "(score) as many games for intervals this narrow (median over groups)")
+            lines.append(f"pairing gain: an unpaired design would need {_gain(gw)} (win rate per seat) and "
+                         f"{_gain(gs)} (score) as many games for intervals this narrow (median over groups, "
+                         "same games, same quantities)")
     lines.append("")
-    lines.append("per game (B - A; not in the Holm families): length, mean score, spread = best - worst, "
-                 "margin = best - second, shared_win = share of games with a shared win")
+    lines.append("per game (B - A; not in the Holm families; after tie-breaks): length, mean score, "
+                 "spread = best - worst, margin = winner's score - best non-winner's (0 when shared), "
+                 "shared_win = share of games with a shared win, tie_broken = share won on a tie-break")
     for r in c.length.iter_rows(named=True):
-        d = 4 if r["measure"] == "shared_win" else 2
-        lines.append(f"{r['measure']:<20} {r['n']:>8,} {r['mean_a']:>8.{d}f} {r['mean_b']:>8.{d}f} {r['diff']:>+8.{d}f} "
-                     f"[{r['lo']:>+7.{d}f}, {r['hi']:>+7.{d}f}] {_fmt_p(r['p']):>8}  ({r['test']})")
+        d = 4 if r["measure"] in ("shared_win", "tie_broken") else 2
+        lines.append(f"{r['measure']:<20} {r['n']:>8,} {N(r['mean_a'], d):>8} {N(r['mean_b'], d):>8} "
+                     f"{S(r['diff'], d):>8} {I(r['lo'], r['hi'], d):>18} {P(r['p']):>8}  ({r['test']})")
     lines.append("* significant after Holm correction")
     return "\n".join(lines)

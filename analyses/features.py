@@ -47,6 +47,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
+from analyses import fmt
 from analyses.intervals import (holm, newcombe_unpaired, square_and_add, two_proportion_z, welch_interval, wilson,
                                 z_value)
 from sim.core.errors import InputError
@@ -465,17 +466,15 @@ def _pp(x) -> str:
 
 
 def _ph(p) -> str:
-    if p is None or p != p:
-        return "     -"
-    return " <1e-4" if p < 1e-4 else f"{p:6.4f}"
+    return f"{fmt.p_value(p):>7}"
 
 
 def _ci(x, lo, hi, signed: bool = False) -> str:
     """A rate and its interval in percent (percentage points when signed): 32.7 [31.1, 34.4]."""
     if x is None or x != x:
-        return "-"
-    f = "{:+.1f}" if signed else "{:.1f}"
-    return f"{f.format(100 * x)} [{f.format(100 * lo)}, {f.format(100 * hi)}]"
+        return fmt.NA
+    f = fmt.signed if signed else fmt.number
+    return f"{f(x, 1, 100)} [{f(lo, 1, 100)}, {f(hi, 1, 100)}]"
 
 
 def _label(value, players, multi: bool) -> str:
@@ -488,11 +487,11 @@ def verdict(fa: FeatureAnalysis) -> str:
     multi = fa.values["players"].n_unique() > 1
     if fa.holders is not None:
         for r in fa.holders.filter(pl.col("significant")).iter_rows(named=True):
-            parts.append(f"{_label(r['value'], r['players'], multi)}: holders {100 * r['diff']:+.1f} pp")
+            parts.append(f"{_label(r['value'], r['players'], multi)}: holders {fmt.signed(r['diff'], 1, 100)} pp")
     for r in fa.win_rates.filter(pl.col("significant")).iter_rows(named=True):
-        parts.append(f"{_label(r['value'], r['players'], multi)} in play: {r[fa.by]} {100 * r['diff']:+.1f} pp")
+        parts.append(f"{_label(r['value'], r['players'], multi)} in play: {r[fa.by]} {fmt.signed(r['diff'], 1, 100)} pp")
     for r in fa.margins.filter(pl.col("significant")).iter_rows(named=True):
-        parts.append(f"{_label(r['value'], r['players'], multi)} in play: {r['measure']} {r['diff']:+.1f} points")
+        parts.append(f"{_label(r['value'], r['players'], multi)} in play: {r['measure']} {fmt.signed(r['diff'], 1)} points")
     if not parts:
         return (f"No {fa.feature.name} value shifts win rates, holders' win share or margins significantly "
                 f"(Holm, {int(round(fa.level * 100))}% level, {fa.games:,} games).")
@@ -526,7 +525,7 @@ def format_feature(fa: FeatureAnalysis) -> list[str]:
                          f"{_ci(r['other_rate'], r['other_lo'], r['other_hi']):<18}"
                          f"{_ci(r['diff'], r['lo'], r['hi'], True):<19}{_ph(r['p_holm']):>7}"
                          f"{' *' if r['significant'] else '  '}{r['score_holder']:>7.1f}{r['score_other']:>6.1f}"
-                         f"{r['score_diff']:>+6.1f}{_ph(r['score_p_holm']):>7}{' *' if r['score_significant'] else ''}")
+                         f"{fmt.signed(r['score_diff'], 1):>6}{_ph(r['score_p_holm']):>7}{' *' if r['score_significant'] else ''}")
         lines.append("")
     groups = fa.win_rates[fa.by].unique(maintain_order=True).to_list() if fa.win_rates.height else []
     lines.append(f"WIN RATE BY {fa.by.upper()}: in play minus not in play (pp; * = Holm-significant over all "
@@ -539,7 +538,7 @@ def format_feature(fa: FeatureAnalysis) -> list[str]:
         for g in groups:
             c = cells.get((r["value"], r["players"], g))
             txt = ("-" if c is None or c["diff"] != c["diff"]
-                   else f"{100 * c['diff']:+.1f}{'*' if c['significant'] else ' '}")
+                   else f"{fmt.signed(c['diff'], 1, 100)}{'*' if c['significant'] else ' '}")
             line += f"{txt:>{gw}}"
         lines.append(line)
     lines.append("")
@@ -551,7 +550,8 @@ def format_feature(fa: FeatureAnalysis) -> list[str]:
         line = f"{_label(r['value'], r['players'], multi):<{w}}"
         for m in ("margin", "spread"):
             c = mt[(r["value"], r["players"], m)]
-            line += (f"{c['mean_in']:>10.2f}{c['mean_out']:>7.2f}{c['diff']:>+7.2f} [{c['lo']:>+6.2f},{c['hi']:>+6.2f}]"
+            line += (f"{fmt.number(c['mean_in']):>10}{fmt.number(c['mean_out']):>7}{fmt.signed(c['diff']):>7} "
+                     f"[{fmt.signed(c['lo']):>6},{fmt.signed(c['hi']):>6}]"
                      f"{_ph(c['p_holm']):>7}{' *' if c['significant'] else '  '}")
         lines.append(line)
     lines.append("")

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from analyses import balance, features as features_mod, ratings, scores, winrates
+from analyses import balance, features as features_mod, ratings, scores, verdicts, winrates
 from analyses.load import Results
 
 
@@ -38,18 +38,47 @@ class Metrics:
     ratings: pl.DataFrame | None
     rating_entity: str | None
     features: list = field(default_factory=list)   # features.FeatureAnalysis per feature the game declares
+    page: verdicts.VerdictPage | None = None        # the verdict page: every question, one family
+    ludii: pl.DataFrame | None = None               # Ludii's Balance over seats per player count
 
 
 def _n_unique(lf: pl.LazyFrame, col: str) -> int:
     return int(lf.select(pl.col(col).n_unique()).collect().item())
 
 
+def _mark(table: pl.DataFrame | None, key: pl.Expr, words: dict) -> pl.DataFrame | None:
+    """Set ``significant`` of a detail table to its line's page verdict (out of balance), so a
+    star or a colour means the same thing on every page (one family, not one per table)."""
+    if table is None:
+        return None
+    keys = table.select(key.alias("_k"))["_k"].to_list()
+    return table.with_columns(significant=pl.Series([words.get(k) == verdicts.OUT for k in keys]))
+
+
+def verdict_page(m: "Metrics", lf: pl.LazyFrame, min_edge: float, synthetic: bool) -> verdicts.VerdictPage:
+    """The verdict page of a variant; marks the detail tables with its words."""
+    lines = verdicts.page_lines(m.by, m.summary.rates, m.by_seat, m.strategies, m.features, m.level)
+    page = verdicts.decide_page(lines, m.games, min_edge, 1 - m.level, m.summary.fair, m.summary.appearances)
+    page.confounds = verdicts.confounds(lf, m.by)
+    page.assumptions = verdicts.assumptions(lf, synthetic)
+    words = {(ln.question, ln.group): ln.word for ln in page.lines}
+    m.summary.rates = _mark(m.summary.rates, pl.concat_str(pl.lit(m.by + "\t"), pl.col(m.by).cast(pl.String)),
+                            {f"{q}\t{g}": w for (q, g), w in words.items()})
+    m.by_seat = _mark(m.by_seat, pl.format("seat ({} players)\tseat {}", "players", "seat"),
+                      {f"{q}\t{g}": w for (q, g), w in words.items()})
+    m.strategies = _mark(m.strategies, pl.concat_str(pl.lit("strategy\t"), pl.col("strategy")),
+                         {f"{q}\t{g}": w for (q, g), w in words.items()})
+    m.summary.first_player = m.by_seat.filter(pl.col("seat") == 0)
+    return page
+
+
 def compute(results: Results, variant: str, by: str | None = None, level: float = 0.95,
-            with_ratings: bool = True, features=None) -> Metrics:
+            with_ratings: bool = True, features=None, min_edge: float = verdicts.MIN_EDGE) -> Metrics:
     """Run every metric over one variant's shards (lazy scans; only small tables come back).
 
     ``features``: the features in play to analyse (``analyses.features.Feature``); None = those
-    the results' game declares (``GAME.report_features``), [] = none.
+    the results' game declares (``GAME.report_features``), [] = none. ``min_edge``: the smallest
+    edge (win rate) that matters, the δ of the verdicts.
     """
     lf = results.scan(variant)
     by = by or balance.default_group(lf)
@@ -73,8 +102,12 @@ def compute(results: Results, variant: str, by: str | None = None, level: float 
     feature_tables, feature_notes = features_mod.analyse_features(results, variant, features, by, level)
     summary.notes.extend(feature_notes)
     info = results.variants[variant]
-    return Metrics(results.experiment, variant, results.game_name, info.config_hash, info.games, by, level,
+    m = Metrics(results.experiment, variant, results.game_name, info.config_hash, info.games, by, level,
                    summary, by_seat, cross, strategies, score_table, list(results.components),
                    scores.score_counts(lf, by), scores.margin_of_victory(lf, None, level),
                    scores.length_counts(lf, "rounds"), scores.end_reasons(lf, level), rating_table, rating_entity,
                    feature_tables)
+    synthetic = bool((results.manifest or {}).get("synthetic")) or results.game_name == "synthetic"
+    m.page = verdict_page(m, lf, min_edge, synthetic)
+    m.ludii = winrates.ludii_balance(lf, level)
+    return m

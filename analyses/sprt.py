@@ -15,7 +15,7 @@ variance, the log-likelihood ratio of H1: delta = delta1 against H0: delta = del
 (for paired games V = var(per-game differences) / n). H1 is accepted when LLR >= log((1-beta)/alpha),
 H0 when LLR <= log(beta/(1-alpha)). The two-sided test (the default) runs two such tests,
 delta0 vs +delta1 and -delta0 vs -delta1, each at alpha/2: a difference is declared when either
-accepts its H1, "no difference as large as delta1" when both accept H0. Several groups
+accepts its H1, "no change" (no change as large as delta1) when both accept H0. Several groups
 (factions) are tested at once with alpha split among them (Bonferroni).
 
 Effect scales: ``delta`` is a difference of win rates (the command line takes percentage
@@ -28,6 +28,15 @@ import math
 from dataclasses import dataclass
 
 H0, H1, CONTINUE = "H0", "H1", "continue"
+NO_CHANGE = "no change"          # both H0 accepted: no change as large as delta1 (printed with delta1)
+
+
+def fixed_games(alpha: float, beta: float, delta: float, var_per_game: float) -> int:
+    """Games of a fixed-size two-sided test at ``alpha`` with power 1 - beta at ``delta``:
+    var (z_{1-alpha/2} + z_{1-beta})^2 / delta^2 (per-game variance of the difference)."""
+    from scipy import stats
+    z = stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(1 - beta)
+    return int(math.ceil(var_per_game * z * z / (delta * delta)))
 
 
 def elo_to_delta(elo: float, p0: float) -> float:
@@ -96,7 +105,7 @@ class TwoSided:
         self.llrs = [0.0] * len(self.tests)
 
     def update(self, estimate: float, variance: float) -> str:
-        """Feed the current estimate; returns 'higher', 'lower', 'no difference' or 'continue'."""
+        """Feed the current estimate; returns 'higher', 'lower', 'no change' or 'continue'."""
         for i, t in enumerate(self.tests):
             if self.states[i] == CONTINUE:
                 self.llrs[i] = t.llr(estimate, variance)
@@ -112,7 +121,7 @@ class TwoSided:
         if all(s == H0 for s in self.states):
             if self.one_sided:
                 return "not higher" if self.delta1 > self.delta0 else "not lower"
-            return "no difference"
+            return NO_CHANGE
         return CONTINUE
 
     @property

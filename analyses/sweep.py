@@ -21,7 +21,8 @@ def sweep_table(results: Results, by: str, level: float = 0.95) -> pl.DataFrame:
 
     Metrics: ``win rate`` per ``by`` value, ``first player win rate`` per player count,
     ``score`` (mean) per ``by`` value, ``rounds`` and ``turns`` (mean per game), ``shared wins``
-    (share of games), ``balance`` (1 - spread of win rate minus fair share; no interval).
+    (share of games), ``balance`` (the gap balance: 1 - spread of win rate minus fair share; not
+    Ludii's Balance beyond two players; no interval).
     """
     lf = results.scan()
     parts = []

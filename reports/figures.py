@@ -3,8 +3,9 @@
 Why these conventions: a designer flips through the pages and must see at a glance what is out
 of balance. So every figure names the experiment, the number of games, the config hash and the
 interval method in its footer; intervals are always drawn; the fair share is always a visible
-reference; and anything significant after Holm's correction is coloured (red above, blue below
-fair) and starred, everything else is grey. No statistics are computed here: the tables come from
+reference; and anything flagged is coloured (red above, blue below fair) and starred, everything
+else is grey. In a balance report "flagged" is the verdict page's "out of balance" (one family
+for the page); exploratory tables say that their stars are within the table only. No statistics are computed here: the tables come from
 ``analyses`` (plotting stays in ``reports/``).
 """
 from __future__ import annotations
@@ -18,6 +19,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
+
+from analyses import fmt  # noqa: E402
 
 UP, DOWN, NEUTRAL, REF = "#c0392b", "#2166ac", "#555555", "#333333"
 plt.rcParams.update({"font.size": 10, "axes.titlesize": 12, "axes.labelsize": 10, "figure.dpi": 100,
@@ -73,12 +76,12 @@ def _colour(row) -> str:
 
 def _legend_sig(ax, level: float, where="lower right"):
     from matplotlib.lines import Line2D
-    handles = [Line2D([], [], color=UP, marker="o", ls="", label="above fair (significant)"),
-               Line2D([], [], color=DOWN, marker="o", ls="", label="below fair (significant)"),
-               Line2D([], [], color=NEUTRAL, marker="o", ls="", label="not significant"),
+    handles = [Line2D([], [], color=UP, marker="o", ls="", label="above fair (flagged on the verdict page)"),
+               Line2D([], [], color=DOWN, marker="o", ls="", label="below fair (flagged on the verdict page)"),
+               Line2D([], [], color=NEUTRAL, marker="o", ls="", label="not flagged"),
                Line2D([], [], color=REF, ls="--", label="fair share")]
     ax.legend(handles=handles, loc=where, fontsize=8, frameon=False,
-              title=f"Holm-corrected, {int(round(level * 100))}% level", title_fontsize=8)
+              title=f"one family: the verdict page, {int(round(level * 100))}%", title_fontsize=8)
 
 
 def _pct(ax, axis="x"):
@@ -94,6 +97,36 @@ def text_page(lines: list, stamp: Stamp, title: str, size: float = 9):
     fig = plt.figure(figsize=(11, 8.5))
     fig.text(0.02, 0.93, "\n".join(lines), family="monospace", fontsize=size, va="top", ha="left")
     fig.suptitle(title, fontsize=14, fontweight="bold", x=0.02, ha="left")
+    fig.text(0.01, 0.012, stamp.text(), fontsize=8, color="0.3", ha="left", va="bottom")
+    return fig
+
+
+LIGHTS = {"red": "#c0392b", "amber": "#e6a100", "green": "#2e8b57"}
+
+
+def verdict_page(headline: str, lines: list, notes: list, stamp: Stamp, title: str):
+    """The plain-language first page: a headline, one traffic-light line per verdict
+    ``(light, text)`` (light in LIGHTS), then notes (family, games needed, confounds,
+    assumptions) in normal type."""
+    import textwrap
+    fig = plt.figure(figsize=(11, 8.5))
+    fig.suptitle(title, fontsize=14, fontweight="bold", x=0.02, ha="left")
+    y = 0.92
+    for part in textwrap.wrap(headline, 105):
+        fig.text(0.03, y, part, fontsize=12.5, fontweight="bold", va="top")
+        y -= 0.033
+    y -= 0.012
+    step = 0.029 if len(lines) <= 16 else 0.023
+    size = 10 if len(lines) <= 16 else 8.5
+    for light, text in lines:
+        fig.text(0.035, y - 0.004, "\u25cf", color=LIGHTS[light], fontsize=size + 5, va="top", ha="left")
+        fig.text(0.06, y, text, fontsize=size, va="top", ha="left")
+        y -= step
+    y -= 0.012
+    for note in notes:
+        for k, part in enumerate(textwrap.wrap(note, 150)):
+            fig.text(0.035 if k == 0 else 0.05, y, part, fontsize=8.5, color="0.15", va="top", ha="left")
+            y -= 0.022
     fig.text(0.01, 0.012, stamp.text(), fontsize=8, color="0.3", ha="left", va="bottom")
     return fig
 
@@ -170,7 +203,7 @@ def heatmap(cross: pl.DataFrame, by: str, stamp: Stamp, level: float):
             if np.isnan(M[i, j]):
                 continue
             strong = abs(M[i, j]) > 0.6 * lim
-            ax.text(j, i, f"{R[i, j]:.1f}%\n{M[i, j]:+.1f}" + (" *" if S[i, j] else ""), ha="center", va="center",
+            ax.text(j, i, f"{R[i, j]:.1f}%\n{fmt.signed(M[i, j], 1)}" + (" *" if S[i, j] else ""), ha="center", va="center",
                     fontsize=8.5, color="white" if strong else "black", fontweight="bold" if S[i, j] else "normal")
             if S[i, j]:
                 ax.add_patch(plt.Rectangle((j - 0.48, i - 0.48), 0.96, 0.96, fill=False, lw=2, ec="black"))
@@ -180,8 +213,9 @@ def heatmap(cross: pl.DataFrame, by: str, stamp: Stamp, level: float):
     ax.spines[:].set_visible(False)
     cb = fig.colorbar(im, ax=ax, fraction=0.04)
     cb.set_label("win rate - fair share (percentage points)")
-    ax.set_title(f"cell: win rate and its excess over fair share; * and frame: significant "
-                 f"(Holm over {int(np.sum(~np.isnan(M)))} cells)", fontsize=9)
+    ax.set_title(f"cell: win rate and its excess over fair share; * and frame: significant within this "
+                 f"table only (Holm over {int(np.sum(~np.isnan(M)))} cells; exploratory, not a verdict)",
+                 fontsize=9)
     return _finish(fig, stamp, f"{by.capitalize()} x seat")
 
 
@@ -233,7 +267,7 @@ def ratings_forest(table: pl.DataFrame, entity: str, stamp: Stamp):
         c = (UP if r["elo"] > 0 else DOWN) if sig else NEUTRAL
         _errorbar(ax, r["elo"], i, xerr=[[r["elo"] - r["elo_lo"]], [r["elo_hi"] - r["elo"]]], fmt="o", color=c,
                     capsize=4, ms=7, lw=2)
-        ax.annotate(f"{r['elo']:+.0f}  (beats an average {entity} {100 * r['p_beat_avg']:.1f}%)",
+        ax.annotate(f"{fmt.signed(r['elo'], 0)}  (beats an average {entity} {100 * r['p_beat_avg']:.1f}%)",
                     (max(r["elo_hi"], 0), i), xytext=(6, 0), textcoords="offset points", va="center", fontsize=8.5,
                     color=c, bbox=LABEL_BOX)
     ax.axvline(0, color=REF, ls="--", lw=1.2)
@@ -301,8 +335,8 @@ def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, sc
         c = (UP if r["diff"] > 0 else DOWN) if r["significant"] else NEUTRAL
         _errorbar(ax, scale * r["diff"], i, xerr=[[scale * (r["diff"] - r["lo"])], [scale * (r["hi"] - r["diff"])]],
                     fmt="o", color=c, capsize=4, ms=7, lw=2)
-        ax.annotate(f"{scale * r['diff']:+.2f} [{scale * r['lo']:+.2f}, {scale * r['hi']:+.2f}]  p_Holm "
-                    f"{r['p_holm']:.3g}" + ("  *" if r["significant"] else ""),
+        ax.annotate(f"{fmt.signed(r['diff'], 2, scale)} {fmt.interval(r['lo'], r['hi'], 2, scale)}  p_Holm "
+                    f"{fmt.p_value(r['p_holm'])}" + ("  *" if r["significant"] else ""),
                     (max(scale * r["hi"], 0), i), xytext=(6, 0), textcoords="offset points", va="center",
                     fontsize=8.5, color=c, bbox=LABEL_BOX)
     ax.axvline(0, color=REF, ls="--", lw=1.2)
@@ -338,7 +372,7 @@ def feature_shift(table: pl.DataFrame, row: str, group: str, stamp: Stamp, title
             _errorbar(ax, 100 * r["diff"], i, xerr=[[100 * (r["diff"] - r["lo"])], [100 * (r["hi"] - r["diff"])]],
                       fmt="o", color=c, capsize=3, ms=6, lw=1.8)
             if r["significant"]:
-                ax.annotate(f"{100 * r['diff']:+.1f} *", (100 * r["hi"], i), xytext=(4, 0), textcoords="offset points",
+                ax.annotate(f"{fmt.signed(r['diff'], 1, 100)} *", (100 * r["hi"], i), xytext=(4, 0), textcoords="offset points",
                             va="center", fontsize=8, color=c)
         ax.axvline(0, color=REF, ls="--", lw=1.2)
         ax.set_xlim(lo - pad, hi + 3 * pad)
@@ -391,7 +425,7 @@ def sprt_paths(history: list, bounds: tuple, stamp: Stamp, by: str):
     ax.axhline(hi, color=UP, ls="--", lw=1.2)
     ax.axhline(lo, color=DOWN, ls="--", lw=1.2)
     ax.text(ax.get_xlim()[0], hi, " accept H1: difference", va="bottom", color=UP, fontsize=9)
-    ax.text(ax.get_xlim()[0], lo, " accept H0: no difference", va="top", color=DOWN, fontsize=9)
+    ax.text(ax.get_xlim()[0], lo, " accept H0: no change as large as H1", va="top", color=DOWN, fontsize=9)
     ax.set_ylim(min(lo * 1.6, ax.get_ylim()[0]), max(hi * 1.4, ax.get_ylim()[1]))
     ax.set_xlabel("games per variant")
     ax.set_ylabel("log-likelihood ratio")
@@ -431,7 +465,7 @@ def sweep_metric(table: pl.DataFrame, metric: str, param: str, stamp: Stamp, oth
     else:
         ax.set_xticks(range(len(values)), [str(v) for v in values], rotation=20 if len(values) > 4 else 0)
     ax.set_xlabel(param)
-    ax.set_ylabel(metric)
+    ax.set_ylabel("gap balance (1 - spread; not Ludii's Balance)" if metric == "balance" else metric)
     if metric in ("win rate", "first player win rate", "shared wins"):
         _pct(ax, "y")
     ax.grid(alpha=0.3)

@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 import polars as pl
 from matplotlib.backends.backend_pdf import PdfPages
 
-from analyses import metrics as metrics_mod
+from analyses import fmt, metrics as metrics_mod, verdicts
 from analyses.intervals import WILSON
 from analyses.load import Results
 from analyses.sweep import sweep_table
@@ -84,18 +84,101 @@ def _pct(x) -> str:
     return f"{100 * x:5.1f}%"
 
 
-def _p(p) -> str:
-    if p is None or p != p:
-        return "    -"
-    return "<1e-4" if p < 1e-4 else f"{p:.4f}"
+_p = fmt.p_value
+
+
+def headline(page) -> str:
+    """The page's verdict in one sentence."""
+    d = fmt.number(page.delta, 1, 100)
+    by_q: dict = {}
+    for ln in page.lines:
+        if ln.word == verdicts.OUT:
+            by_q.setdefault(ln.question, []).append(ln.group)
+    out = [f"{q} {', '.join(g)}" for q, g in by_q.items()]
+    undecided = [ln for ln in page.lines if ln.word == verdicts.UNDECIDED]
+    if out:
+        return f"Out of balance by more than {d} pp: {'; '.join(out)}."
+    if not undecided:
+        return f"Balanced within ±{d} pp: every one of the {len(page.lines)} lines below."
+    return (f"Nothing shown out of balance by more than {d} pp; {len(undecided)} of {len(page.lines)} lines are "
+            f"still undecided (more games would tell).")
+
+
+def _light_text(ln, delta: float) -> tuple:
+    d = fmt.number(delta, 1, 100)
+    est = f"{fmt.signed(ln.estimate, 1, 100)} pp {fmt.interval(ln.lo, ln.hi, 1, 100)}"
+    what = f"{ln.question}: {ln.group}"
+    if ln.word == verdicts.OUT:
+        return "red", f"{what}: out of balance, {est}; sure beyond ±{d} pp (page-corrected p {_p(ln.p)})"
+    if ln.word == verdicts.BALANCED:
+        return "green", f"{what}: balanced within ±{d} pp, {est} (page-corrected p {_p(ln.p)})"
+    more = (f"about {ln.games_to_decide:,} games in all would decide it" if ln.games_to_decide
+            else f"sits on the ±{d} pp edge: far more games needed")
+    return "amber", f"{what}: undecided, {est}; {more}"
+
+
+def verdict_items(page, limit: int | None = None) -> tuple:
+    """(headline, [(light, text)], notes) of the verdict page, largest effects first."""
+    lines = [_light_text(ln, page.delta) for ln in page.lines]
+    notes = []
+    if limit is not None and len(lines) > limit:
+        notes.append(f"{len(lines) - limit} smaller lines follow in the details (all {len(lines)} are in the family).")
+        lines = lines[:limit]
+    nd = page.needed
+    notes.append("Estimate = win rate minus fair share (percentage points), or the change with a feature in play; "
+                 "[interval] = simultaneous 95% interval. Out of balance = interval beyond "
+                 f"±{fmt.number(page.delta, 1, 100)} pp (the smallest edge that matters, --min-edge); balanced = "
+                 "interval inside it (equivalence test); undecided = neither.")
+    notes.append("Family: " + page.family() + ".")
+    notes.append(f"Games needed (same correction, {nd['lines']} lines): a group at its fair share reads 'balanced within "
+                 f"±{fmt.number(nd['edge'], 1, 100)} pp' with {100 * nd['power']:.0f}% probability after about "
+                 f"{nd['balanced']:,} games; a group {fmt.number(2 * nd['edge'], 1, 100)} pp off reads 'out of "
+                 f"balance' with {100 * nd['power']:.0f}% probability after about {nd['out']:,} games "
+                 f"(this run: {page.games:,}).")
+    notes += [f"Confound: {c}." for c in page.confounds]
+    notes += ["Assumes: " + "; ".join(page.assumptions) + "."]
+    return headline(page), lines, notes
+
+
+def variants_verdict(all_metrics: dict) -> tuple:
+    """(headline, [(light, text)], notes) of a multi-variant report: one line per variant, red
+    when something is out of balance, amber when something is undecided, else green. Each
+    variant's page is its own family (its details follow)."""
+    items = []
+    for v, m in all_metrics.items():
+        words = {ln.word for ln in m.page.lines}
+        light = "red" if verdicts.OUT in words else "amber" if verdicts.UNDECIDED in words else "green"
+        items.append((light, f"{v}: {headline(m.page)}"))
+    n_out = sum(c == "red" for c, _ in items)
+    head = (f"{n_out} of {len(items)} variants have something out of balance." if n_out
+            else f"No variant has anything out of balance by more than "
+                 f"{fmt.number(next(iter(all_metrics.values())).page.delta, 1, 100)} pp.")
+    notes = ["Each variant's verdict page (in the details) is one family: simultaneous intervals over its lines; "
+             "across variants the chance of some wrong word grows with the number of variants.",
+             "Assumes: " + "; ".join(next(iter(all_metrics.values())).page.assumptions) + "."]
+    if len(items) > 24:
+        notes.insert(0, f"{len(items) - 24} more variants: see the overview table on the next page.")
+    return head, items[:24], notes
+
+
+def verdict_lines(page) -> list:
+    """The verdict page as plain text (the ``summary`` command)."""
+    head, items, notes = verdict_items(page)
+    marks = {"red": "[OUT]", "amber": "[ ? ]", "green": "[ OK]"}
+    return _wrap([head, ""] + [f"{marks[c]} {t}" for c, t in items] + [""] + notes)
 
 
 def rates_lines(rates: pl.DataFrame, by: str) -> list:
-    out = [f"{by:<18}{'rows':>9}{'win':>8}  {'95% interval':<16}{'fair':>7}{'excess':>9}{'p':>8}{'p Holm':>8}"]
+    """Win rate per seat of each group; 'wins game' (share of its games some seat of it wins)
+    too when a group fills several seats of a game, where the two differ."""
+    multi = bool((rates["rows"] > rates["games"]).any())
+    out = [f"{by:<18}{'rows':>9}{'win/seat':>9}  {'95% interval':<16}{'fair':>7}{'excess':>10}{'p':>9}"
+           f"{'p Holm':>9}" + (f"{'wins game':>11}" if multi else "")]
     for r in rates.sort("win_rate", descending=True).iter_rows(named=True):
-        out.append(f"{str(r[by])[:17]:<18}{r['rows']:>9,}{_pct(r['win_rate']):>8}  "
-                   f"[{_pct(r['lo'])}, {_pct(r['hi'])}]{_pct(r['fair']):>7}{100 * r['excess']:>+8.2f}pp"
-                   f"{_p(r['p']):>8}{_p(r['p_holm']):>8}{'  *' if r['significant'] else ''}")
+        out.append(f"{str(r[by])[:17]:<18}{r['rows']:>9,}{_pct(r['win_rate']):>9}  "
+                   f"[{_pct(r['lo'])}, {_pct(r['hi'])}]{_pct(r['fair']):>7}{fmt.signed(r['excess'], 2, 100):>8}pp"
+                   f"{_p(r['p']):>9}{_p(r['p_holm']):>9}" + (f"{_pct(r['game_rate']):>11}" if multi else "")
+                   + ("  *" if r["significant"] else ""))
     return out
 
 
@@ -103,28 +186,26 @@ def summary_lines(m: metrics_mod.Metrics) -> list:
     """The one-page summary of a variant as text lines."""
     s = m.summary
     lv = int(round(m.level * 100))
-    lines = [s.verdict(), "",
-             f"experiment {m.experiment}  variant {m.variant}  game {m.game_name}  games {m.games:,}  "
+    lines = [f"experiment {m.experiment}  variant {m.variant}  game {m.game_name}  games {m.games:,}  "
              f"config {m.config_hash}", "",
              f"WIN RATE BY {m.by.upper()}  (shared wins split; {lv}% Wilson intervals; fair share = mean 1/players; "
-             f"score test vs fair share, Holm over {s.rates.height} values)"]
+             f"score test vs fair share; * = out of balance on the verdict page)"]
     lines += rates_lines(s.rates, m.by)
     if s.equal_test:
         t = s.equal_test
         lines.append(f"equal win rates: chi2 = {t['statistic']:.2f} on {t['df']} df, p = {_p(t['p'])} ({t['method']})")
-    lines.append(f"spread of (win rate - fair share): {100 * s.spread:.2f} pp;  Ludii Balance over {m.by}: "
-                 f"{s.balance:.3f}  (1 = all equal)")
-    lines.append(f"games needed to detect a 1 pp edge of one {m.by} (two-sided 5%, power 80%): "
-                 f"{s.games_needed_1pp:,}  (this experiment: {s.games:,})")
+    lines.append(f"spread of (win rate - fair share): {100 * s.spread:.2f} pp;  gap balance (1 - spread) over "
+                 f"{m.by}: {s.gap_balance:.3f}  (1 = all equal; not Ludii's Balance beyond two players)")
     lines.append("")
     lines.append("SEAT ADVANTAGE (seat 0 = start player)")
     for r in s.first_player.iter_rows(named=True):
         lines.append(f"  {r['players']} players: start player wins {_pct(r['win_rate'])} [{_pct(r['lo'])}, "
-                     f"{_pct(r['hi'])}] vs fair {_pct(r['fair'])}; excess {100 * r['excess']:+.2f} pp, "
-                     f"p Holm (over seats) {_p(r['p_holm'])}")
-    for players, part in m.by_seat.group_by("players", maintain_order=True):
-        bal = 1 - (part["win_rate"].max() - part["win_rate"].min())
-        lines.append(f"  Ludii Balance over seats ({players[0]} players): {bal:.3f}")
+                     f"{_pct(r['hi'])}] vs fair {_pct(r['fair'])}; excess {fmt.signed(r['excess'], 2, 100)} pp, "
+                     f"p {_p(r['p'])}" + (" *" if r["significant"] else ""))
+    for r in (m.ludii.iter_rows(named=True) if m.ludii is not None else ()):
+        lines.append(f"  Ludii Balance over seats ({r['players']} players; rank utilities): {r['balance']:.3f} "
+                     f"[{r['lo']:.3f}, {r['hi']:.3f}] (bootstrap over games); a perfectly fair game of this size "
+                     f"shows about {r['fair_floor']:.3f}")
     if m.strategies is not None:
         lines += ["", "WIN RATE BY STRATEGY"] + rates_lines(m.strategies, "strategy")
     lines.append("")
@@ -138,12 +219,13 @@ def summary_lines(m: metrics_mod.Metrics) -> list:
     ends = ", ".join(f"{e['end_reason']} {100 * e['share']:.1f}%" for e in m.end_reasons.iter_rows(named=True))
     lines.append(f"end reasons: {ends}")
     if m.ratings is not None and "elo" in m.ratings.columns:
-        top = ", ".join(f"{r[m.rating_entity]} {r['elo']:+.0f} [{r['elo_lo']:+.0f}, {r['elo_hi']:+.0f}]"
+        top = ", ".join(f"{r[m.rating_entity]} {fmt.signed(r['elo'], 0)} {fmt.interval(r['elo_lo'], r['elo_hi'], 0)}"
                         for r in m.ratings.iter_rows(named=True))
         lines.append(f"ratings ({m.rating_entity}, Plackett-Luce, Elo scale): {top}")
     for note in s.notes:
         lines.append(f"note: {note}")
-    lines.append("* significant after Holm correction")
+    lines.append("* out of balance on the verdict page (one family for the page; the p Holm column is within its "
+                 "table only)")
     return _wrap(lines)
 
 
@@ -250,40 +332,54 @@ def overview_lines(results: Results, all_metrics: dict) -> list:
     wv = min(max(len(v) for v in all_metrics) + 2, 30)
     lines = [f"experiment {results.experiment}  game {results.game_name}  variants {len(results.variants)}"
              + (f"  sweep over {', '.join(results.sweep)}" if results.sweep else ""), "",
-             f"{'variant':<{wv}}{'games':>9} {'config':<17}{'spread':>9}{'Balance':>9}{'start pl.':>10}"
-             f"{'rounds':>8}{'shared':>8}  {first.by} significant (Holm)"]
+             f"{'variant':<{wv}}{'games':>9} {'config':<17}{'spread':>9}{'gap bal.':>9}{'start pl.':>10}"
+             f"{'rounds':>8}{'shared':>8}  out of balance (verdict page of the variant)"]
     for v, m in all_metrics.items():
         s = m.summary
         fp = s.first_player.row(0, named=True) if s.first_player.height else None
         r = s.length.filter(pl.col("measure") == "rounds").row(0, named=True)
-        lines.append(f"{v[:wv - 1]:<{wv}}{m.games:>9,} {m.config_hash:<17}{100 * s.spread:>6.2f} pp{s.balance:>9.3f}"
+        lines.append(f"{v[:wv - 1]:<{wv}}{m.games:>9,} {m.config_hash:<17}{100 * s.spread:>6.2f} pp{s.gap_balance:>9.3f}"
                      f"{(_pct(fp['win_rate']) if fp else '-'):>10}{r['mean']:>8.2f}{100 * s.shared['share']:>7.2f}%  "
-                     + (", ".join(map(str, s.flagged)) or "none"))
+                     + (", ".join(f"{ln.group} ({ln.question})" for ln in m.page.flagged) or "none"))
     lines += ["", "spread = largest minus smallest (win rate - fair share), percentage points; "
-              "Balance = 1 - spread (Ludii); start pl. = win rate of seat 0, the start player (first player count)", ""]
+              "gap bal. = 1 - spread (not Ludii's Balance beyond two players); start pl. = win rate of seat 0, the start player (first player count)", ""]
     for v, m in all_metrics.items():
-        lines.append(f"{v}: {m.summary.verdict()}")
+        lines.append(f"{v}: {headline(m.page)}")
     return _wrap(lines)
 
 
+VERDICT_LINES = 20          # lines shown on the verdict page; the rest are in the details
+
+
+def add_verdict_page(w: _Writer, m: metrics_mod.Metrics, name: str, title: str):
+    """The plain-language verdict page of a variant (traffic lights, no monospace)."""
+    head, items, notes = verdict_items(m.page, VERDICT_LINES)
+    st = _stamp(m, f"simultaneous {int(round(m.level * 100))}% intervals (Bonferroni over the page)")
+    w.add(name, F.verdict_page(head, items, notes, st, title))
+
+
 def experiment_report(results: Results, out_dir=OUT, by: str | None = None, level: float = 0.95,
-                      details: str = "auto", with_ratings: bool = True) -> ReportFiles:
+                      details: str = "auto", with_ratings: bool = True,
+                      min_edge: float = verdicts.MIN_EDGE) -> ReportFiles:
     """Write ``<out>/<experiment>.pdf`` and ``<out>/<experiment>/*.png`` for all variants."""
     out_dir = Path(out_dir)
     name = safe_name(results.experiment if len(results.variants) > 1 else results.label)
     w = _Writer(out_dir / f"{name}.pdf", out_dir / name)
     try:
         variants = list(results.variants)
-        all_metrics = {v: metrics_mod.compute(results, v, by, level, with_ratings) for v in variants}
+        all_metrics = {v: metrics_mod.compute(results, v, by, level, with_ratings, min_edge=min_edge)
+                       for v in variants}
         by = next(iter(all_metrics.values())).by
         first = all_metrics[variants[0]]
         if len(variants) == 1:
-            w.add("summary", F.text_page(summary_lines(first), _stamp(first), f"Balance summary: {results.label}"))
+            add_verdict_page(w, first, "verdict", f"Verdict: {results.label}")
+            w.add("summary", F.text_page(summary_lines(first), _stamp(first), f"Balance details: {results.label}"))
         else:
             hashes = ", ".join(sorted({m.config_hash for m in all_metrics.values()}))[:60]
             st = F.Stamp(results.experiment, None, f"{sum(m.games for m in all_metrics.values()):,} games in "
                          f"{len(variants)} variants", hashes + ("..." if len(hashes) >= 60 else ""),
                          f"{int(round(level * 100))}% intervals: Wilson (rates), t (means)")
+            w.add("verdict", F.verdict_page(*variants_verdict(all_metrics), st, f"Verdicts: {results.experiment}"))
             w.add("summary", F.text_page(overview_lines(results, all_metrics), st,
                                          f"Balance summary: {results.experiment}"))
             table = sweep_table(results, by, level)
@@ -296,6 +392,7 @@ def experiment_report(results: Results, out_dir=OUT, by: str | None = None, leve
             for v, m in all_metrics.items():
                 suffix = "" if len(variants) == 1 else f"__{v}"
                 if len(variants) > 1:
+                    add_verdict_page(w, m, f"verdict{suffix}", f"Verdict: {results.experiment} : {v}")
                     w.add(f"summary{suffix}", F.text_page(summary_lines(m), _stamp(m),
                                                           f"Balance summary: {results.experiment} : {v}"))
                 variant_figures(w, m, suffix)

@@ -35,8 +35,11 @@ def test_summary_prints_the_verdict_and_tables(tmp_path, capsys):
     root = write_results(tmp_path, "demo", {"base": Variant(factions={"a": 1.5, "b": 1.0, "c": 1.0})}, games=2000)
     assert main(["summary", str(root)]) == 0
     out = capsys.readouterr().out
-    assert "Out of balance: a" in out and "WIN RATE BY FACTION" in out and "Holm" in out
-    assert "games needed to detect a 1 pp edge" in out and "SEAT ADVANTAGE" in out
+    assert "Out of balance by more than 2.0 pp: faction a, c" in out and "WIN RATE BY FACTION" in out
+    assert "Games needed (same correction" in out and "SEAT ADVANTAGE" in out and "Family: all" in out
+    assert main(["summary", str(root), "--min-edge", "15"]) == 0          # a is +10 pp: inside a 15 pp band
+    out = capsys.readouterr().out
+    assert out.startswith("Balanced within ±15.0 pp") and "[ OK] faction: a: balanced within ±15.0 pp" in out
 
 
 def test_report_writes_pdf_and_pngs(tmp_path, capsys):
@@ -86,7 +89,7 @@ def test_compare_sequential_stops_early_on_the_toy_game(tmp_path, capsys):
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "sequential test (SPRT, two-sided" in out and "stopped: all decided" in out
-    assert "no difference" in out and "budget 20,000" in out
+    assert "no change of 5.00 pp or more" in out and "budget 20,000" in out
     played = sum(1 for _ in (tmp_path / "results" / "toy_seq" / "base").glob("shard-*.parquet"))
     assert 1 <= played <= 8                                # rounds, not the whole budget
 

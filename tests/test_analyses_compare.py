@@ -1,4 +1,6 @@
 """Variant comparison: references, Holm statement, false-positive rate and power by simulation."""
+import re
+
 import numpy as np
 import polars as pl
 import pytest
@@ -6,6 +8,7 @@ from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import confint_proportions_2indep, proportions_ztest
 
+from analyses import winrates
 from analyses.compare import Side, compare, format_comparison
 from analyses.intervals import newcombe_paired
 from analyses.synthetic import MemoryResults, Variant, games_table, with_effect
@@ -181,14 +184,57 @@ def test_injected_effect_is_detected_with_the_expected_power():
     assert np.mean(diffs) == pytest.approx(p_b - 1 / 3, abs=4 * np.std(diffs) / np.sqrt(reps))
 
 
-def test_per_game_measures_spread_margin_and_shared_wins():
-    """Per game: spread = best - worst, margin = best - second best (0 when shared), shared win 0/1."""
+def test_per_game_measures_after_tie_breaks():
+    """Per game, after tie-breaks (rank): spread = best - worst; margin = winner's score - best
+    non-winner's (0 when shared); shared_win only when rank 1 is shared, not when the top scores
+    tie and a tie-break decides (game 2); the same definition as the report's margin."""
+    from analyses import scores
     from analyses.compare import _per_game
-    rows = pl.DataFrame({"game": [0, 0, 0, 1, 1, 1], "seat": [0, 1, 2, 0, 1, 2], "score": [10, 7, 7, 9, 9, 1],
-                         "turns": [30] * 3 + [32] * 3, "rounds": [3] * 6})
+    rows = pl.DataFrame({"variant": ["a"] * 9, "game": [0, 0, 0, 1, 1, 1, 2, 2, 2], "seat": [0, 1, 2] * 3,
+                         "players": [3] * 9, "score": [10, 7, 7, 9, 9, 1, 8, 8, 2], "rank": [1, 2, 2, 1, 1, 3, 2, 1, 3],
+                         "turns": [30] * 3 + [32] * 6, "rounds": [3] * 9})
     out = _per_game(rows.lazy()).collect().sort("game")
-    assert out["score_spread"].to_list() == [3.0, 8.0]
-    assert out["margin"].to_list() == [3.0, 0.0]
-    assert out["shared_win"].to_list() == [0.0, 1.0]
-    assert out["mean_score"].to_list() == [8.0, 19 / 3]
-    assert out["turns"].to_list() == [30.0, 32.0]
+    assert out["score_spread"].to_list() == [3.0, 8.0, 6.0]
+    assert out["margin"].to_list() == [3.0, 0.0, 0.0]
+    assert out["shared_win"].to_list() == [0.0, 1.0, 0.0]
+    assert out["tie_broken"].to_list() == [0.0, 0.0, 1.0]
+    assert out["mean_score"].to_list() == [8.0, 19 / 3, 6.0]
+    assert out["turns"].to_list() == [30.0, 32.0, 32.0]
+    assert scores.margin_of_victory(rows.lazy())["mean"][0] == pytest.approx(1.0)
+    assert winrates.shared_wins(rows.with_columns(win_share=pl.Series([1., 0, 0, .5, .5, 0, 0, 1, 0])).lazy())[
+        "shared"] == 1
+
+
+def test_group_in_several_seats_compares_the_per_seat_rate_as_the_report_does():
+    """'greedy' fills 2 of 3 seats: the win rate compared is per seat (as in the report), the
+    share of games it wins is a separate column, and the paired test is scipy's paired t on the
+    per-game win shares (2 seats every game, so the ratio test reduces to it)."""
+    v = Variant(factions=THREE, strategies=("greedy", "greedy", "random"), strategy_weights={"greedy": 1.2},
+                reshuffle=0.5)
+    a, b = _pair(v, Variant(**{**v.__dict__, "noise_key": 1}), 700)
+    c = compare(a, b, "strategy")
+    da, db = a.lf.collect(), b.lf.collect()
+    report = winrates.win_rates(a.lf, "strategy")
+    row = c.wins.filter(pl.col("strategy") == "greedy").row(0, named=True)
+    assert row["rate_a"] == pytest.approx(report.filter(pl.col("strategy") == "greedy")["win_rate"][0])
+    ga = da.filter(pl.col("strategy") == "greedy").group_by("game").agg(pl.col("win_share").sum()).sort("game")
+    gb = db.filter(pl.col("strategy") == "greedy").group_by("game").agg(pl.col("win_share").sum()).sort("game")
+    assert row["game_a"] == pytest.approx(ga["win_share"].mean()) and row["several_seats"]
+    assert row["p"] == pytest.approx(stats.ttest_rel(gb["win_share"], ga["win_share"]).pvalue, rel=1e-8)
+    assert row["test"] == "paired t (several seats)"
+    text = format_comparison(c)
+    assert "wins the game" in text and "paired t-test on the per-game difference" in text
+    u = compare(a, b, "strategy", paired=False).wins.filter(pl.col("strategy") == "greedy").row(0, named=True)
+    assert u["rate_a"] == pytest.approx(row["rate_a"]) and u["game_a"] == pytest.approx(row["game_a"])
+
+
+def test_page_names_the_tests_run_and_prints_no_nan_minus_zero_or_threshold():
+    """Issue 10: with shared wins every row is a paired t-test, and the method line says so."""
+    v = Variant(factions=THREE, reshuffle=0.3, shared_win_rate=0.2)
+    a, b = _pair(v, Variant(**{**v.__dict__, "noise_key": 1}), 400)
+    text = format_comparison(compare(a, b, "faction"))
+    assert "McNemar" not in text and "paired t-test on the per-game share difference (some wins shared)" in text
+    same = format_comparison(compare(a, a, "faction"))          # identical sides: zero differences
+    for page in (text, same):
+        assert not re.search(r"nan|<1e-4|(?<![\d.])-0(?:\.0+)?(?![\d.])", page)
+    assert "n/a" in same                                        # undefined effect sizes say so

@@ -70,3 +70,46 @@ def test_score_counts_and_component_means():
     assert dict(zip(c["score"], c["rows"])) == {3: 1, 5: 2, 6: 1}
     m = scores.component_means(df.lazy(), ["score_a", "score_b"], "faction")
     assert m.filter(pl.col("faction") == "f0")["score_a"][0] == pytest.approx(2.0)
+
+
+def _with_game_luck(df, seed):
+    """Add a per-game shift to every seat's score (long games: everyone scores more)."""
+    rng = np.random.default_rng(seed)
+    games = df["game"].max() + 1
+    shift = np.round(rng.normal(0, 10, games)).astype(np.int64)[df["game"].to_numpy()]
+    return df.with_columns(score=(pl.col("score") + pl.Series(shift)).cast(pl.Int32))
+
+
+def test_clustered_mean_equals_statsmodels_cluster_robust():
+    import statsmodels.api as sm
+    df = _with_game_luck(games_table(Variant(strategies=("x", "x", "y")), 600), 1)
+    t = scores.clustered_mean(df.lazy(), "strategy")
+    for row in t.iter_rows(named=True):
+        part = df.filter(pl.col("strategy") == row["strategy"])
+        y = part["score"].to_numpy().astype(float)
+        res = sm.OLS(y, np.ones((len(y), 1))).fit(cov_type="cluster", cov_kwds={
+            "groups": part["game"].to_numpy(), "use_correction": False})
+        G = part["game"].n_unique()
+        assert row["mean"] == pytest.approx(y.mean())
+        assert row["var"] == pytest.approx(res.cov_params()[0, 0] * G / (G - 1), rel=1e-9)
+        assert row["games"] == G
+
+
+def test_score_tests_of_a_group_in_several_seats_hold_their_level():
+    """Issue 8: 'x' fills two seats per game and scores share the game's luck. 400 A/A runs:
+    B - A over clustered variances rejects at about 5%; treating rows as independent does not."""
+    runs, n = 400, 200
+    v = Variant(strategies=("x", "x", "y"))
+    out = []
+    for seed in (5, 6):
+        df = _with_game_luck(games_table(v, runs * n, seed=seed), seed).with_columns(run=pl.col("game") // n)
+        cm = scores.clustered_mean(df.lazy(), ["run", "strategy"]).filter(pl.col("strategy") == "x").sort("run")
+        naive = (df.filter(pl.col("strategy") == "x").group_by("run")
+                 .agg(v=pl.col("score").cast(pl.Float64).var() / pl.len()).sort("run"))
+        out.append((cm["mean"].to_numpy(), cm["var"].to_numpy(), naive["v"].to_numpy()))
+    (ma, va, na), (mb, vb, nb) = out
+    clustered = np.mean(np.abs(mb - ma) / np.sqrt(va + vb) > 1.96)
+    naive = np.mean(np.abs(mb - ma) / np.sqrt(na + nb) > 1.96)
+    tol = 2.5 * np.sqrt(0.05 * 0.95 / runs)
+    assert abs(clustered - 0.05) < tol, clustered
+    assert naive > 0.05 + tol, naive

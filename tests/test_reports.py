@@ -25,7 +25,7 @@ def test_single_variant_report_has_summary_first_and_all_figures(tmp_path):
     files = experiment_report(res, tmp_path / "out")
     names = [p.stem for p in files.pngs]
     assert files.pdf == tmp_path / "out" / "demo.pdf"
-    assert names[0] == "summary"
+    assert names[:2] == ["verdict", "summary"]                         # the verdict page opens the report
     for expected in ("win_rate_by_faction", "seat_advantage", "faction_x_seat", "win_rate_by_strategy", "scores",
                      "ratings", "game_length", "end_reasons"):
         assert expected in names
@@ -49,7 +49,7 @@ def test_sweep_report_draws_curves_per_metric(tmp_path):
     res = open_results(write_results(tmp_path / "res", "sweep", vs, games=800))
     files = experiment_report(res, tmp_path / "out", details="none")
     names = [p.stem for p in files.pngs]
-    assert names[0] == "summary"
+    assert names[:2] == ["verdict", "summary"]
     for metric in ("win_rate", "first_player_win_rate", "score", "rounds", "shared_wins", "balance"):
         assert f"sweep_{metric}" in names
     assert not any("__" in n for n in names)                           # no per-variant details
@@ -88,3 +88,18 @@ def test_error_bars_at_a_bound_do_not_fail():
     bars = _errorbar(ax, [1.0], [0], xerr=[[0.02], [-1e-16]], fmt="o")
     assert bars is not None
     plt.close(fig)
+
+
+def test_verdict_page_is_plain_language_and_pages_print_no_nan_minus_zero_or_threshold(tmp_path):
+    """The first page has no monospace text; it names the family, games needed, assumptions; no
+    page prints nan, -0 or '<1e-4' (issue 10)."""
+    from reports.report import summary_lines, verdict_items, verdict_lines
+    res = open_results(write_results(tmp_path / "res", "demo", {"base": RICH}, games=800))
+    m = metrics.compute(res, "base")
+    head, items, notes = verdict_items(m.page)
+    fig = F.verdict_page(head, items, notes, F.Stamp("demo", "base", 800, m.config_hash, "x"), "Verdict")
+    assert all(t.get_fontfamily() != ["monospace"] for t in fig.texts)
+    assert {c for c, _ in items} <= set(F.LIGHTS)
+    text = "\n".join(verdict_lines(m.page) + summary_lines(m))
+    assert "Family: all" in text and "Games needed (same correction" in text and "Assumes:" in text
+    assert not re.search(r"nan|<1e-4|(?<![\d.])-0(?:\.0+)?(?![\d.])", text)
