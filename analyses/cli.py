@@ -28,9 +28,10 @@ def _common(p, out=True):
     p.add_argument("--out", "--results", dest="results", default="results",
                    help="results root, as for `run` (default results/): where experiment files' results are")
     p.add_argument("--level", type=_level, default=0.95, help="confidence level of intervals and tests (default 0.95)")
-    p.add_argument("--min-edge", type=_edge, default=2.0,
-                   help="smallest edge that matters, percentage points of win rate (default 2): verdicts say "
-                        "'out of balance' beyond it, 'balanced within' inside it")
+    p.add_argument("--min-edge", type=_edge, default=None,
+                   help="smallest edge that matters, percentage points of win rate (default: the experiment "
+                        "file's [analysis] min_edge, else 2): verdicts say 'out of balance' beyond it, "
+                        "'balanced within' inside it")
     if out:
         p.add_argument("--report-dir", default=str(Path("reports") / "out"),
                        help="where the PDF and PNGs go (default reports/out/)")
@@ -84,6 +85,13 @@ def register(subparsers) -> None:
     summ.set_defaults(func=cmd_summary)
 
 
+def min_edge(args, results) -> float:
+    """The smallest edge that matters, as a fraction: ``--min-edge``, else the experiment file's
+    ``[analysis] min_edge``, else 2 pp."""
+    pp = args.min_edge if args.min_edge is not None else results.analysis.get("min_edge", 2.0)
+    return pp / 100
+
+
 def cmd_report(args) -> int:
     from analyses.load import open_results
     from reports.report import check_report_dir, experiment_report
@@ -91,7 +99,7 @@ def cmd_report(args) -> int:
     check_report_dir(args.report_dir)
     results = open_results(args.source, args.results)
     files = experiment_report(results, args.report_dir, args.by, args.level, args.details, not args.no_ratings,
-                              min_edge=args.min_edge / 100)
+                              min_edge=min_edge(args, results))
     print(f"report: {files.pdf}")
     print(f"figures: {len(files.pngs)} PNG files in {files.pngs[0].parent if files.pngs else args.report_dir}")
     return 0
@@ -104,7 +112,7 @@ def cmd_summary(args) -> int:
     from reports.report import overview_lines, summary_lines, verdict_lines
 
     results = open_results(args.source, args.results)
-    all_m = {v: metrics.compute(results, v, args.by, args.level, min_edge=args.min_edge / 100)
+    all_m = {v: metrics.compute(results, v, args.by, args.level, min_edge=min_edge(args, results))
              for v in results.variants}
     if len(all_m) > 1:
         print("\n".join(overview_lines(results, all_m)))

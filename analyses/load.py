@@ -64,6 +64,7 @@ class Results:
     manifest: dict | None = None
     sweep: dict = field(default_factory=dict)   # parameter -> [values] when the variants are a sweep
     experiment_file: Path | None = None
+    analysis: dict = field(default_factory=dict)   # the experiment file's [analysis] settings
 
     def scan(self, variant: str | None = None, max_games: int | None = None) -> pl.LazyFrame:
         """All rows of one variant (or of all variants), lazily; ``max_games`` keeps games < n."""
@@ -89,7 +90,7 @@ class Results:
                              "no results for this variant; found: " + ", ".join(self.variants))
         return Results(self.source, self.root, self.experiment, self.game_name,
                        {variant: self.variants[variant]}, {variant: self.files[variant]}, self.components,
-                       self.manifest, {}, self.experiment_file)
+                       self.manifest, {}, self.experiment_file, self.analysis)
 
 
 def _split_variant(spec: str) -> tuple[str, str | None]:
@@ -281,7 +282,22 @@ def open_results(spec, results_root="results", variant: str | None = None) -> Re
         names.sort(key=lambda n: tuple(_sort_key(sweep_point(n).get(k)) for k in sweep))
     return Results(spec, top, experiment, game_name, {n: infos[n] for n in names},
                    {n: files[n] for n in names}, components, manifest, sweep if len(names) > 1 else {},
-                   getattr(exp, "path", None))
+                   getattr(exp, "path", None), _analysis_settings(exp, manifest))
+
+
+def _analysis_settings(exp, manifest) -> dict:
+    """The ``[analysis]`` settings of the experiment file: the one given, or the one the manifest
+    names when a results folder is given (none when that file is gone or no longer loads)."""
+    if exp is not None:
+        return dict(exp.analysis)
+    path = (manifest or {}).get("experiment_file")
+    if not path or not Path(path).is_file():
+        return {}
+    from sim.core.experiment import load_experiment
+    try:
+        return dict(load_experiment(path).analysis)
+    except InputError:
+        return {}
 
 
 def _sort_key(value):

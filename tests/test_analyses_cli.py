@@ -118,3 +118,26 @@ def test_report_of_a_sweep_experiment_file(tmp_path, capsys):
     assert {"summary", "sweep_win_rate", "sweep_rounds", "sweep_first_player_win_rate"} <= pngs
     assert main(["summary", f"{exp}:target=20", "--results", str(tmp_path / "results")]) == 0
     assert "variant target=20" in capsys.readouterr().out
+
+
+def test_the_experiment_file_sets_the_smallest_edge_that_matters(tmp_path, capsys):
+    """``[analysis] min_edge`` in the experiment file is the verdicts' edge; --min-edge overrides it."""
+    path = _toy(tmp_path, "edge", "\n[analysis]\nmin_edge = 7.5\n", games=300)
+    assert main(["run", str(path), "--out", str(tmp_path / "r"), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["summary", str(path), "--out", str(tmp_path / "r")]) == 0
+    assert "7.5 pp" in capsys.readouterr().out
+    assert main(["summary", str(tmp_path / "r" / "edge")]) == 0          # the folder: its manifest names the file
+    assert "7.5 pp" in capsys.readouterr().out
+    assert main(["summary", str(path), "--out", str(tmp_path / "r"), "--min-edge", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "3.0 pp" in out and "7.5 pp" not in out
+
+
+def test_a_bad_analysis_table_is_refused_with_one_line(tmp_path, capsys):
+    for extra, expected in [("\n[analysis]\nmin_edg = 3\n", "analysis.min_edg: unknown key; did you mean 'min_edge'?"),
+                            ("\n[analysis]\nmin_edge = 60\n", "analysis.min_edge: expected percentage points"),
+                            ("\n[analysis]\nmin_edge = 'big'\n", "analysis.min_edge: expected percentage points")]:
+        path = _toy(tmp_path, "bad", extra)
+        assert main(["run", str(path), "--out", str(tmp_path / "r"), "--quiet"]) == 2
+        assert expected in capsys.readouterr().err

@@ -21,7 +21,8 @@ from sim.core.hashing import bytes_hash, files_hash, module_source_hash, normali
 from sim.core.wording import shown
 from sim.core.game import PluginNotFound, find_plugin, game_names, get_game, plugin_paths
 
-SECTIONS = ("experiment", "config", "seats", "variants", "sweep")
+SECTIONS = ("experiment", "config", "seats", "variants", "sweep", "analysis")
+ANALYSIS_KEYS = ("min_edge",)
 EXPERIMENT_KEYS = ("name", "game", "description", "games", "seed", "chunk", "plugin_path")
 SEAT_KEYS = ("strategy", "params")
 NAME = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,99}")   # a folder name: no separators, not . or ..
@@ -47,6 +48,7 @@ class Experiment:
     variants: dict            # variant name -> validated game Config
     sweep: dict               # parameter -> list of values ({} without a sweep)
     plugin_paths: tuple = ()  # folders a plug-in game is imported from (worker processes too)
+    analysis: dict = dataclasses.field(default_factory=dict)  # [analysis] settings: how results are read
 
     def results_dir(self, out_root="results") -> Path:
         return Path(out_root) / self.name
@@ -234,7 +236,21 @@ def load_experiment(path) -> Experiment:
         if getattr(conf, "players", len(seats)) != len(seats):
             raise InputError(source, f"variants.{vname}.players", "a variant cannot change the number of players")
     return Experiment(source.resolve(), name, head["game"], head.get("description", ""), games, seed, chunk,
-                      seats, variants, dict(sweep), paths)
+                      seats, variants, dict(sweep), paths, _parse_analysis(source, raw.get("analysis", {})))
+
+
+def _parse_analysis(source: Path, table) -> dict:
+    """``[analysis]``: settings of the reports, not of the games (they change no row and no hash):
+    ``min_edge``, the smallest edge of win rate that matters, in percentage points."""
+    if not isinstance(table, dict):
+        raise InputError(source, "analysis", "expected a table of analysis settings")
+    for key in table:
+        if key not in ANALYSIS_KEYS:
+            raise cfg.unknown_key_error(str(source), "analysis.", key, ANALYSIS_KEYS)
+    edge = table.get("min_edge")
+    if edge is not None and (isinstance(edge, bool) or not isinstance(edge, (int, float)) or not 0 <= edge < 50):
+        raise InputError(source, "analysis.min_edge", f"expected percentage points from 0 to below 50, got {shown(edge, 'toml')}")
+    return dict(table)
 
 
 def _load_game(source: Path, head: dict):
