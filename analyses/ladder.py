@@ -44,7 +44,7 @@ class Ladder:
     seats: int
     fair: float
     ratings: pl.DataFrame        # analyses.ratings columns plus level, ordered strongest first
-    head_to_head: pl.DataFrame   # entrant, level, opponent, games, win_share, lo, hi, ratio (to fair)
+    head_to_head: pl.DataFrame   # entrant, level, opponent, opponent_level, games, win_share, lo, hi, ratio (to fair)
     mixed_games: int
 
     def targets(self) -> list[str]:
@@ -56,13 +56,14 @@ class Ladder:
             weak = vs_random.filter(pl.col("win_share") <= self.fair)["entrant"].to_list()
             lines.append(f"every plan wins more than its fair share ({self.fair:.3f}) against random: "
                          + ("met" if not weak else "NOT met by " + ", ".join(weak)))
-        vs_default = h.filter(pl.col("level") == 2)
+        tuned = self.ratings.filter(pl.col("level") == 2)["strategy"]       # strongest first
+        vs_default = h.filter((pl.col("entrant") == tuned[0]) & (pl.col("opponent_level") == 1)) if len(tuned) else h[:0]
         if vs_default.height:
-            best = vs_default.sort("win_share", descending=True).row(0, named=True)
+            best = vs_default.row(0, named=True)
             met = best["ratio"] >= TARGET_VS_DEFAULT
-            lines.append(f"best tuned plan {best['entrant']} against 3 x {best['opponent']}: "
-                         f"{best['ratio']:.2f} x fair share (target {TARGET_VS_DEFAULT}): "
-                         + ("met" if met else "NOT met"))
+            lines.append(f"the best-rated tuned plan {best['entrant']} against {self.seats - 1} x {best['opponent']}: "
+                         f"{best['ratio']:.2f} x fair share [{best['lo'] / self.fair:.2f}, {best['hi'] / self.fair:.2f}] "
+                         f"(target {TARGET_VS_DEFAULT}): " + ("met" if met else "NOT met"))
         return lines
 
 
@@ -128,12 +129,13 @@ def ladder(exp, games: int = 2000, tables: int | None = None, variant: str | Non
                                   exp.seed, ids)
             x = float(share[:, 0].sum())
             lo, hi = wilson(x, games)
-            rows.append({"entrant": name, "level": level(s), "opponent": label(opp), "games": games,
+            rows.append({"entrant": name, "level": level(s), "opponent": label(opp), "opponent_level": level(opp),
+                         "games": games,
                          "win_share": x / games, "lo": float(lo), "hi": float(hi), "ratio": x / games / fair})
     if log:
         log(f"{len(rows)} head-to-head tables x {games} games played")
     h2h = pl.DataFrame(rows, schema={"entrant": pl.String, "level": pl.Int8, "opponent": pl.String,
-                                     "games": pl.Int64, "win_share": pl.Float64, "lo": pl.Float64,
+                                     "opponent_level": pl.Int8, "games": pl.Int64, "win_share": pl.Float64, "lo": pl.Float64,
                                      "hi": pl.Float64, "ratio": pl.Float64})
     return Ladder(exp.name, seats, fair, rated, h2h, len(draws) * games)
 

@@ -79,6 +79,7 @@ class TuneResult:
     games_per_eval: int
     fair: float
     config_hash: str
+    slots: list                # the seats the plan played
     params: dict               # the tuned values of the searched parameters
     defaults: dict
     history: list              # (evaluation, generation, win share); generation of -1 = invalid
@@ -92,7 +93,21 @@ class TuneResult:
                 f"(fair {self.fair:.3f}) in {f['games']} fresh games")
 
 
-def tuned_slots(exp, strategy: str) -> list[int]:
+def tuned_table(exp, strategy: str, seat: int | None = None):
+    """(seats, tuned slots): ``strategy`` in seat ``seat`` (with its defaults) and the experiment's
+    other seats as the field; or, without ``seat``, every seat of ``exp`` that plays ``strategy``."""
+    if seat is None:
+        return list(exp.seats), tuned_slots(exp, strategy)
+    tuned_slots(exp, strategy, must_sit=False)
+    if seat >= len(exp.seats):
+        raise InputError("command line", "--seat", f"expected a seat below {len(exp.seats)}, got {seat}")
+    seats = list(exp.seats)
+    if seats[seat].strategy != strategy:
+        seats[seat] = Seat(strategy, {})
+    return seats, [seat]
+
+
+def tuned_slots(exp, strategy: str, must_sit: bool = True) -> list[int]:
     """The seats of ``exp`` that ``strategy`` plays (InputError: unknown name, or no seat)."""
     known = registry.available(exp.game)
     if strategy not in known:
@@ -100,9 +115,10 @@ def tuned_slots(exp, strategy: str) -> list[int]:
         raise InputError("command line", "--strategy", f"unknown strategy {strategy!r}; "
                          + (f"did you mean {hint[0]!r}?" if hint else "expected one of: " + ", ".join(known)))
     slots = [i for i, s in enumerate(exp.seats) if s.strategy == strategy]
-    if not slots:
+    if not slots and must_sit:
         names = ", ".join(sorted({s.strategy for s in exp.seats}))
-        raise InputError(exp.path, "seats", f"no seat plays {strategy!r}; expected one of {names} (--strategy)")
+        raise InputError(exp.path, "seats", f"no seat plays {strategy!r}; expected one of {names} (--strategy) "
+                         "or --seat N to put it in a seat")
     return slots
 
 
@@ -123,19 +139,22 @@ def final_seed(seed: int) -> int:
 
 
 def tune(exp, strategy: str, budget: int = 20000, seed: int = 0, games_per_eval: int = 500,
-         final_games: int = 4000, chosen=None, variant: str | None = None, log=None) -> TuneResult:
-    """Search ``strategy``'s weights on ``budget`` games (defaults' games included), then evaluate."""
+         final_games: int = 4000, chosen=None, variant: str | None = None, seat: int | None = None,
+         log=None) -> TuneResult:
+    """Search ``strategy``'s weights on ``budget`` games (defaults' games included), then evaluate.
+
+    The plan plays the seats ``tuned_table`` gives (``seat``: one seat, the rest the field)."""
     import cma
 
     variant = variant or next(iter(exp.variants))
     if variant not in exp.variants:
         raise InputError(exp.path, "variants", f"unknown variant {variant!r}; expected one of {', '.join(exp.variants)}")
-    slots = tuned_slots(exp, strategy)
-    build_table(exp, variant, list(exp.seats))               # the field itself must build
+    seats, slots = tuned_table(exp, strategy, seat)
+    build_table(exp, variant, seats)                         # the field itself must build
     params_cls = registry.strategy_class(strategy).Params
     space = search_space(params_cls, chosen)
     base = {n: getattr(params_cls(), n) for n in space.names}
-    base.update({n: exp.seats[slots[0]].params[n] for n in space.names if n in exp.seats[slots[0]].params})
+    base.update({n: seats[slots[0]].params[n] for n in space.names if n in seats[slots[0]].params})
     x0 = np.array([(base[n] - d) / s for n, d, s in zip(space.names, space.defaults, space.scales)])
     opts = {"seed": seed + 1, "verbose": -9, "verb_log": 0, "verb_disp": 0}
     one_d = len(x0) == 1                  # cma needs two dimensions: a second one that nothing reads
@@ -147,11 +166,11 @@ def tune(exp, strategy: str, budget: int = 20000, seed: int = 0, games_per_eval:
         xs = es.ask()
         fitness = []
         for x in xs:
-            got = _share(exp, variant, exp.seats, slots, space.values(x[:1] if one_d else x), seed, ids)
+            got = _share(exp, variant, seats, slots, space.values(x[:1] if one_d else x), seed, ids)
             history.append((len(history) + 1, gen if got is not None else -1, 0.0 if got is None else got))
             fitness.append(1.0 if got is None else -got)
         es.tell(xs, fitness)
-        baseline.append(_share(exp, variant, exp.seats, slots, base, seed, ids))
+        baseline.append(_share(exp, variant, seats, slots, base, seed, ids))
         if log:
             log(f"generation {gen + 1}/{generations}: best {-min(fitness):.3f}, mean {-np.mean(fitness):.3f}, "
                 f"defaults {baseline[-1]:.3f}")
@@ -163,14 +182,14 @@ def tune(exp, strategy: str, budget: int = 20000, seed: int = 0, games_per_eval:
     n = final_games * len(slots)
     final = {"games": final_games, "final_seed": fseed}
     for key, values in (("tuned", tuned), ("default", base)):
-        share = _share(exp, variant, exp.seats, slots, values, fseed, ids)
+        share = _share(exp, variant, seats, slots, values, fseed, ids)
         if share is None:                   # the mean of valid candidates may itself be refused
             raise InputError("command line", "--budget", f"the search ended on parameters {strategy!r} refuses; "
                              "expected a larger budget or fewer --param")
         lo, hi = wilson(share * n, n)
         final.update({key: share, f"{key}_lo": float(lo), f"{key}_hi": float(hi)})
-    return TuneResult(strategy, exp.name, variant, seed, budget, games_per_eval, fair, exp.config_hash(variant), tuned, base,
-                      history, baseline, final)
+    return TuneResult(strategy, exp.name, variant, seed, budget, games_per_eval, fair, exp.config_hash(variant),
+                      slots, tuned, base, history, baseline, final)
 
 
 def _toml_value(v) -> str:
@@ -178,6 +197,8 @@ def _toml_value(v) -> str:
         return "true" if v else "false"
     if isinstance(v, (int, float)):
         return repr(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
     return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -193,7 +214,7 @@ def write_params_file(result: TuneResult, path, command: str = "") -> Path:
     lines += [f'strategy = "{result.strategy}"', "", "[params]"]
     lines += [f"{k} = {_toml_value(v)}" for k, v in result.params.items()]
     lines += ["", "[tuning]"]
-    info = {"experiment": result.experiment, "variant": result.variant, "seed": result.seed,
+    info = {"experiment": result.experiment, "variant": result.variant, "seats": result.slots, "seed": result.seed,
             "budget": result.budget, "games_per_eval": result.games_per_eval, "evaluations": len(result.history),
             "fair_share": result.fair, **{k: (round(v, 6) if isinstance(v, float) else v) for k, v in f.items()}}
     lines += [f"{k} = {_toml_value(v)}" for k, v in info.items()]

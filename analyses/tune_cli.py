@@ -23,6 +23,9 @@ def register(subparsers) -> None:
     tune.add_argument("--final-games", type=positive_int, default=4000,
                       help="games of the final check on a fresh seed (default 4000)")
     tune.add_argument("--param", action="append", help="tune only this parameter (repeatable; default: all numbers)")
+    tune.add_argument("--seat", type=non_negative_int,
+                      help="put the plan in this seat only, the file's other seats are the field (default: the "
+                           "plan plays every seat that names it)")
     tune.add_argument("--variant", help="variant to tune in (default: the first)")
     tune.add_argument("--params-out", help="parameter file to write (default strategies/tuned/<strategy>.toml)")
     tune.add_argument("--report-dir", default=str(Path("reports") / "out"),
@@ -49,19 +52,20 @@ def cmd_tune(args) -> int:
     from reports.ladder import tuning_history
     from reports.report import check_report_dir
     from sim.core.experiment import load_experiment
-    from analyses.tune import search_space, tuned_slots
+    from analyses.tune import search_space, tuned_table
     from strategies import registry
 
     exp = load_experiment(args.experiment)
-    tuned_slots(exp, args.strategy)
+    tuned_table(exp, args.strategy, args.seat)
     search_space(registry.strategy_class(args.strategy).Params, args.param)
     report_dir = check_report_dir(args.report_dir)
     result = tune(exp, args.strategy, args.budget, args.seed, args.games_per_eval, args.final_games,
-                  args.param, args.variant, log=_log)
+                  args.param, args.variant, args.seat, log=_log)
     out = Path(args.params_out or Path("strategies") / "tuned" / f"{args.strategy}.toml")
     command = (f"python -m sim tune {shlex.quote(args.experiment)} --strategy {args.strategy} --budget {args.budget} "
                f"--seed {args.seed} --games-per-eval {args.games_per_eval} --final-games {args.final_games}"
-               + "".join(f" --param {p}" for p in args.param or ()))
+               + "".join(f" --param {p}" for p in args.param or ())
+               + (f" --seat {args.seat}" if args.seat is not None else ""))
     write_params_file(result, out, command)
     figure = tuning_history(result, report_dir / f"tune_{args.strategy}.png")
     print(result.summary())

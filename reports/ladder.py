@@ -136,7 +136,7 @@ def ladder_report(ld, out_dir) -> list:
     from reports.report import _Writer, safe_name
 
     out_dir = Path(out_dir)
-    name = safe_name(ld.experiment) + "_ladder"
+    name = safe_name(ld.experiment) + ("" if ld.experiment.endswith("ladder") else "_ladder")
     w = _Writer(out_dir / f"{name}.pdf", out_dir / name)
     try:
         add_ladder(w, ld)

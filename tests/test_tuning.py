@@ -126,3 +126,14 @@ def test_cli_refuses_bad_input_in_one_line(tmp_path, args, match):
     done = cli("tune", exp, *args, "--params-out", out, "--report-dir", tmp_path / "rep", cwd=tmp_path)
     assert_refused(done, match, out)
     assert not (tmp_path / "rep").exists()
+
+
+def test_seat_puts_the_plan_against_the_other_seats(ak):
+    """--seat N: the plan replaces seat N's strategy and the rest are the field, so its defaults'
+    share is what that table gives seat N on the same games."""
+    result = T.tune(ak, "ak_early_retreat", seed=1, seat=2, **TINY)
+    assert result.slots == [2]
+    table = [ak.seats[0], ak.seats[1], T.Seat("ak_early_retreat", {})]
+    share, _ = play_table(ak, "base", build_table(ak, "base", table), 1, np.arange(TINY["games_per_eval"]))
+    assert result.baseline[0] == pytest.approx(share[:, 2].mean())
+    assert "--seat: expected a seat below 3, got 3" in one_line_error(T.tune, ak, "ak_greedy", seat=3, **TINY)
