@@ -105,9 +105,10 @@ def head_to_head_figure(ld):
     colours = [COLOURS[v] for v in df["level"].to_list()]
     for i in range(df.height):
         F._errorbar(ax, [ws[i]], [y[i]], xerr=[[ws[i] - df["lo"][i]], [df["hi"][i] - ws[i]]], fmt="o", color=colours[i])
-    ax.set_yticks(y, [f"{a} vs 3 x {b}" for a, b in zip(df["entrant"], df["opponent"])], fontsize=7)
+    ax.set_yticks(y, [f"{a} vs {ld.seats - 1} x {b}" for a, b in zip(df["entrant"], df["opponent"])], fontsize=7)
     ax.axvline(ld.fair, color="0.5", linewidth=0.8, label="fair share")
-    ax.axvline(ld.fair * TARGET_VS_DEFAULT, color="tab:orange", linewidth=0.8, linestyle="--", label=f"{TARGET_VS_DEFAULT} x fair share (target)")
+    ax.axvline(ld.fair * TARGET_VS_DEFAULT, color="tab:orange", linewidth=0.8, linestyle="--",
+               label=f"{TARGET_VS_DEFAULT} x fair share (target against the best default plan)")
     ax.set_xlabel("win share of the entrant")
     ax.set_title(f"Head to head against the level below: {ld.experiment}")
     ax.legend(fontsize=8, loc="lower right")

@@ -103,7 +103,8 @@ def test_seat_params_override_the_file_and_hash_follows_params(tmp_path):
     ('strategy = "ak_spreader"\n[params]\ncard = 1.0\n', 'strategy = "ak_greedy"\nparams_file = "p.toml"',
      "the parameter file is for 'ak_spreader', not 'ak_greedy'"),
     ('strategy = "ak_greedy"\n', 'params_file = "p.toml"', "p.toml: params: expected a [params] table"),
-    ('strategy = "ak_greedy"\n[params]\n[extra]\n', 'params_file = "p.toml"', "p.toml: extra: unknown key; expected one of: params, strategy, tuning"),
+    ('strategy = "ak_greedy"\n[params]\n[extra]\n', 'params_file = "p.toml"',
+     "p.toml: extra: unknown key; expected one of: params, strategy, tuning"),
 ])
 def test_bad_params_files_are_refused_in_one_line(tmp_path, file_text, seat, match):
     if file_text is not None:
