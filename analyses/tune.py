@@ -31,7 +31,7 @@ from sim.core.experiment import Seat
 from sim.core.hashing import stable_hash
 from strategies import registry
 
-SIGMA0 = 0.3
+SIGMA0 = 0.3          # first step, in units of each weight's scale (about 30 %)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -140,7 +140,7 @@ def final_seed(seed: int) -> int:
 
 def tune(exp, strategy: str, budget: int = 20000, seed: int = 0, games_per_eval: int = 500,
          final_games: int = 4000, chosen=None, variant: str | None = None, seat: int | None = None,
-         log=None) -> TuneResult:
+         sigma: float = SIGMA0, log=None) -> TuneResult:
     """Search ``strategy``'s weights on ``budget`` games (defaults' games included), then evaluate.
 
     The plan plays the seats ``tuned_table`` gives (``seat``: one seat, the rest the field)."""
@@ -158,7 +158,7 @@ def tune(exp, strategy: str, budget: int = 20000, seed: int = 0, games_per_eval:
     x0 = np.array([(base[n] - d) / s for n, d, s in zip(space.names, space.defaults, space.scales)])
     opts = {"seed": seed + 1, "verbose": -9, "verb_log": 0, "verb_disp": 0}
     one_d = len(x0) == 1                  # cma needs two dimensions: a second one that nothing reads
-    es = cma.CMAEvolutionStrategy(np.r_[x0, 0.0] if one_d else x0, SIGMA0, opts)
+    es = cma.CMAEvolutionStrategy(np.r_[x0, 0.0] if one_d else x0, sigma, opts)
     generations = max(1, budget // ((es.popsize + 1) * games_per_eval))
     history, baseline = [], []
     for gen in range(generations):
