@@ -80,6 +80,7 @@ class TuneResult:
     fair: float
     config_hash: str
     slots: list                # the seats the plan played
+    field: list                # the strategy of each seat
     params: dict               # the tuned values of the searched parameters
     defaults: dict
     history: list              # (evaluation, generation, win share); generation of -1 = invalid
@@ -93,27 +94,35 @@ class TuneResult:
                 f"(fair {self.fair:.3f}) in {f['games']} fresh games")
 
 
-def tuned_table(exp, strategy: str, seat: int | None = None):
+def tuned_table(exp, strategy: str, seat: int | None = None, field: str | None = None):
     """(seats, tuned slots): ``strategy`` in seat ``seat`` (with its defaults) and the experiment's
-    other seats as the field; or, without ``seat``, every seat of ``exp`` that plays ``strategy``."""
-    if seat is None:
+    other seats as the field, or copies of ``field`` (default weights) in them; without ``seat``
+    or ``field``, every seat of ``exp`` that plays ``strategy``."""
+    if seat is None and field is None:
         return list(exp.seats), tuned_slots(exp, strategy)
     tuned_slots(exp, strategy, must_sit=False)
+    seat = 0 if seat is None else seat
     if seat >= len(exp.seats):
         raise InputError("command line", "--seat", f"expected a seat below {len(exp.seats)}, got {seat}")
-    seats = list(exp.seats)
+    if field is not None:
+        check_strategy(exp, field, "--field")
+    seats = [Seat(field, {}) for _ in exp.seats] if field is not None else list(exp.seats)
     if seats[seat].strategy != strategy:
         seats[seat] = Seat(strategy, {})
     return seats, [seat]
 
 
+def check_strategy(exp, name: str, option: str) -> None:
+    known = registry.available(exp.game)
+    if name not in known:
+        hint = difflib.get_close_matches(name, known, n=1)
+        raise InputError("command line", option, f"unknown strategy {name!r}; "
+                         + (f"did you mean {hint[0]!r}?" if hint else "expected one of: " + ", ".join(known)))
+
+
 def tuned_slots(exp, strategy: str, must_sit: bool = True) -> list[int]:
     """The seats of ``exp`` that ``strategy`` plays (InputError: unknown name, or no seat)."""
-    known = registry.available(exp.game)
-    if strategy not in known:
-        hint = difflib.get_close_matches(strategy, known, n=1)
-        raise InputError("command line", "--strategy", f"unknown strategy {strategy!r}; "
-                         + (f"did you mean {hint[0]!r}?" if hint else "expected one of: " + ", ".join(known)))
+    check_strategy(exp, strategy, "--strategy")
     slots = [i for i, s in enumerate(exp.seats) if s.strategy == strategy]
     if not slots and must_sit:
         names = ", ".join(sorted({s.strategy for s in exp.seats}))
@@ -140,16 +149,17 @@ def final_seed(seed: int) -> int:
 
 def tune(exp, strategy: str, budget: int = 20000, seed: int = 0, games_per_eval: int = 500,
          final_games: int = 4000, chosen=None, variant: str | None = None, seat: int | None = None,
-         sigma: float = SIGMA0, log=None) -> TuneResult:
+         sigma: float = SIGMA0, field: str | None = None, log=None) -> TuneResult:
     """Search ``strategy``'s weights on ``budget`` games (defaults' games included), then evaluate.
 
-    The plan plays the seats ``tuned_table`` gives (``seat``: one seat, the rest the field)."""
+    The plan plays the seats ``tuned_table`` gives (``seat``: one seat, the rest the field;
+    ``field``: copies of that strategy in the other seats)."""
     import cma
 
     variant = variant or next(iter(exp.variants))
     if variant not in exp.variants:
         raise InputError(exp.path, "variants", f"unknown variant {variant!r}; expected one of {', '.join(exp.variants)}")
-    seats, slots = tuned_table(exp, strategy, seat)
+    seats, slots = tuned_table(exp, strategy, seat, field)
     build_table(exp, variant, seats)                         # the field itself must build
     params_cls = registry.strategy_class(strategy).Params
     space = search_space(params_cls, chosen)
@@ -189,7 +199,7 @@ def tune(exp, strategy: str, budget: int = 20000, seed: int = 0, games_per_eval:
         lo, hi = wilson(share * n, n)
         final.update({key: share, f"{key}_lo": float(lo), f"{key}_hi": float(hi)})
     return TuneResult(strategy, exp.name, variant, seed, budget, games_per_eval, fair, exp.config_hash(variant),
-                      slots, tuned, base, history, baseline, final)
+                      slots, [s.strategy for s in seats], tuned, base, history, baseline, final)
 
 
 def _toml_value(v) -> str:
@@ -214,7 +224,7 @@ def write_params_file(result: TuneResult, path, command: str = "") -> Path:
     lines += [f'strategy = "{result.strategy}"', "", "[params]"]
     lines += [f"{k} = {_toml_value(v)}" for k, v in result.params.items()]
     lines += ["", "[tuning]"]
-    info = {"experiment": result.experiment, "variant": result.variant, "seats": result.slots, "seed": result.seed,
+    info = {"experiment": result.experiment, "variant": result.variant, "seats": result.slots, "field": result.field, "seed": result.seed,
             "budget": result.budget, "games_per_eval": result.games_per_eval, "evaluations": len(result.history),
             "fair_share": result.fair, **{k: (round(v, 6) if isinstance(v, float) else v) for k, v in f.items()}}
     lines += [f"{k} = {_toml_value(v)}" for k, v in info.items()]

@@ -28,6 +28,8 @@ def register(subparsers) -> None:
     tune.add_argument("--seat", type=non_negative_int,
                       help="put the plan in this seat only, the file's other seats are the field (default: the "
                            "plan plays every seat that names it)")
+    tune.add_argument("--field", help="copies of this strategy (default weights) in the other seats; "
+                                       "the plan sits in --seat (default 0)")
     tune.add_argument("--sigma", type=_sigma, default=0.3,
                       help="CMA-ES's first step as a share of each weight (default 0.3; smaller refines a good plan)")
     tune.add_argument("--variant", help="variant to tune in (default: the first)")
@@ -60,16 +62,17 @@ def cmd_tune(args) -> int:
     from strategies import registry
 
     exp = load_experiment(args.experiment)
-    tuned_table(exp, args.strategy, args.seat)
+    tuned_table(exp, args.strategy, args.seat, args.field)
     search_space(registry.strategy_class(args.strategy).Params, args.param)
     report_dir = check_report_dir(args.report_dir)
     result = tune(exp, args.strategy, args.budget, args.seed, args.games_per_eval, args.final_games,
-                  args.param, args.variant, args.seat, args.sigma, log=_log)
+                  args.param, args.variant, args.seat, args.sigma, args.field, log=_log)
     out = Path(args.params_out or Path("strategies") / "tuned" / f"{args.strategy}.toml")
     command = (f"python -m sim tune {shlex.quote(args.experiment)} --strategy {args.strategy} --budget {args.budget} "
                f"--seed {args.seed} --games-per-eval {args.games_per_eval} --final-games {args.final_games}"
                + "".join(f" --param {p}" for p in args.param or ())
-               + (f" --seat {args.seat}" if args.seat is not None else "") + f" --sigma {args.sigma}")
+               + (f" --seat {args.seat}" if args.seat is not None else "") + f" --sigma {args.sigma}"
+               + (f" --field {args.field}" if args.field else ""))
     write_params_file(result, out, command)
     figure = tuning_history(result, report_dir / f"tune_{args.strategy}.png")
     print(result.summary())

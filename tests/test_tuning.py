@@ -138,3 +138,14 @@ def test_seat_puts_the_plan_against_the_other_seats(ak):
     share, _ = play_table(ak, "base", build_table(ak, "base", table), 1, np.arange(TINY["games_per_eval"]))
     assert result.baseline[0] == pytest.approx(share[:, 2].mean())
     assert "--seat: expected a seat below 3, got 3" in one_line_error(T.tune, ak, "ak_greedy", seat=3, **TINY)
+
+
+def test_field_puts_copies_of_one_strategy_in_the_other_seats(ak):
+    """--field S: the plan in seat 0 (or --seat) against copies of S with default weights."""
+    result = T.tune(ak, "ak_greedy", seed=1, field="ak_spreader", **TINY)
+    assert result.slots == [0] and result.field == ["ak_greedy", "ak_spreader", "ak_spreader"]
+    table = [T.Seat("ak_greedy", {}), T.Seat("ak_spreader", {}), T.Seat("ak_spreader", {})]
+    share, _ = play_table(ak, "base", build_table(ak, "base", table), 1, np.arange(TINY["games_per_eval"]))
+    assert result.baseline[0] == pytest.approx(share[:, 0].mean())
+    assert "--field: unknown strategy 'ak_spreadr'; did you mean 'ak_spreader'?" in one_line_error(
+        T.tune, ak, "ak_greedy", field="ak_spreadr", **TINY)
