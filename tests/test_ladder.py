@@ -88,6 +88,12 @@ def test_ladder_is_kept_and_reported(tmp_path):
     assert kept is not None and kept.ratings.height == 4 and kept.fair == pytest.approx(1 / 3)
     lines = R.ladder_lines(kept)
     assert any(line.startswith("ak_greedy+tuned") for line in lines)
+    # the experiment's own report carries the ladder section (the hook in reports/report.py)
+    assert cli("run", path, "--out", tmp_path / "r", "--quiet", cwd=tmp_path).returncode == 0
+    done = cli("report", path, "--out", tmp_path / "r", "--report-dir", tmp_path / "full", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    pngs = {p.name for p in (tmp_path / "full" / "small_ladder").glob("*.png")}
+    assert {"ladder.png", "ladder_ratings.png", "ladder_head_to_head.png", "summary.png"} <= pngs
 
 
 def test_ladder_needs_distinct_entrants(tmp_path):
