@@ -46,6 +46,7 @@ class Ladder:
     ratings: pl.DataFrame        # analyses.ratings columns plus level, ordered strongest first
     head_to_head: pl.DataFrame   # entrant, level, opponent, opponent_level, games, win_share, lo, hi, ratio (to fair)
     mixed_games: int
+    config_hash: str = ""        # of the ladder file's variant (its config, content and seats)
 
     def targets(self) -> list[str]:
         """The two targets, each with met / not met and the numbers behind it."""
@@ -137,7 +138,7 @@ def ladder(exp, games: int = 2000, tables: int | None = None, variant: str | Non
     h2h = pl.DataFrame(rows, schema={"entrant": pl.String, "level": pl.Int8, "opponent": pl.String,
                                      "opponent_level": pl.Int8, "games": pl.Int64, "win_share": pl.Float64, "lo": pl.Float64,
                                      "hi": pl.Float64, "ratio": pl.Float64})
-    return Ladder(exp.name, seats, fair, rated, h2h, len(draws) * games)
+    return Ladder(exp.name, seats, fair, rated, h2h, len(draws) * games, exp.config_hash(variant))
 
 
 def write(ld: Ladder, folder) -> None:
@@ -148,7 +149,8 @@ def write(ld: Ladder, folder) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     ld.ratings.write_parquet(folder / "ladder_ratings.parquet")
     ld.head_to_head.with_columns(seats=pl.lit(ld.seats), fair=pl.lit(ld.fair),
-                                 mixed_games=pl.lit(ld.mixed_games)).write_parquet(folder / "ladder_head_to_head.parquet")
+                                 mixed_games=pl.lit(ld.mixed_games),
+                                 config_hash=pl.lit(ld.config_hash)).write_parquet(folder / "ladder_head_to_head.parquet")
 
 
 def read(folder, experiment: str):
@@ -163,4 +165,6 @@ def read(folder, experiment: str):
     seats = int(h2h["seats"][0]) if h2h.height else 0
     fair = float(h2h["fair"][0]) if h2h.height else float("nan")
     mixed = int(h2h["mixed_games"][0]) if h2h.height else 0
-    return Ladder(experiment, seats, fair, rated, h2h.drop(["seats", "fair", "mixed_games"]), mixed)
+    config = str(h2h["config_hash"][0]) if h2h.height else ""
+    return Ladder(experiment, seats, fair, rated, h2h.drop(["seats", "fair", "mixed_games", "config_hash"]), mixed,
+                  config)

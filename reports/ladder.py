@@ -73,8 +73,8 @@ def ladder_lines(ld) -> list[str]:
 
 
 def _stamp(ld) -> F.Stamp:
-    return F.Stamp(ld.experiment, None, f"{ld.mixed_games:,} mixed-table games + head to head", "skill ladder",
-                   INTERVALS)
+    return F.Stamp(ld.experiment, None, f"{ld.mixed_games:,} mixed-table games + head to head",
+                   ld.config_hash or "-", INTERVALS)
 
 
 def ratings_figure(ld):
@@ -110,8 +110,8 @@ def head_to_head_figure(ld):
     ax.axvline(ld.fair * TARGET_VS_DEFAULT, color="tab:orange", linewidth=0.8, linestyle="--",
                label=f"{TARGET_VS_DEFAULT} x fair share (target against the best default plan)")
     ax.set_xlabel("win share of the entrant")
-    ax.set_title(f"Head to head against the level below: {ld.experiment}")
-    ax.legend(fontsize=8, loc="lower right")
+    ax.set_title(f"Head to head against the level below: {ld.experiment}", pad=24)
+    ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, frameon=False)
     fig.text(0.01, 0.012, _stamp(ld).text(), fontsize=8, color="0.3", ha="left", va="bottom")
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     return fig
