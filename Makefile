@@ -9,7 +9,7 @@ OUT    ?= results
 REPORTS ?= reports/out
 ARGS   ?=
 
-.PHONY: help install report run sweep compare test bench clean
+.PHONY: help install report run sweep compare test bench clean tune
 
 help:  ## list the targets (variables: EXP, JOBS, OUT, REPORTS, ARGS, A, B)
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
@@ -36,6 +36,9 @@ compare: $(STAMP)  ## compare two experiments or variants: make compare A=x.toml
 
 test: $(STAMP)  ## run the whole test suite
 	$(PY) -m pytest -n 2 --dist loadfile
+
+tune: $(STAMP)  ## tune a plan's weights: make tune STRATEGY=ak_greedy EXP=experiments/x.toml [BUDGET=20000 SEED=0]
+	$(PY) -m sim tune $(EXP) --strategy $(STRATEGY) --budget $(or $(BUDGET),20000) --seed $(or $(SEED),0) $(ARGS)
 
 bench: $(STAMP)  ## measure speed and memory; writes docs/benchmarks.md
 	$(PY) -m benchmarks.run

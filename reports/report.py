@@ -22,6 +22,7 @@ from analyses.intervals import WILSON
 from analyses.load import Results
 from analyses.sweep import sweep_table
 from reports import figures as F
+from reports import ladder
 from sim.core.errors import InputError
 
 OUT = Path("reports") / "out"
@@ -396,6 +397,7 @@ def experiment_report(results: Results, out_dir=OUT, by: str | None = None, leve
                     w.add(f"summary{suffix}", F.text_page(summary_lines(m), _stamp(m),
                                                           f"Balance summary: {results.experiment} : {v}"))
                 variant_figures(w, m, suffix)
+        ladder.add_pages(w, results)      # the skill ladder's section, when `sim ladder` kept one (docs/tuning.md)
     finally:
         files = w.close()
     return files

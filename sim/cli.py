@@ -205,6 +205,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from analyses import cli as analyses_cli
     analyses_cli.register(sub)
+    from analyses import tune_cli
+    tune_cli.register(sub)               # tune, ladder (docs/tuning.md)
     for command in sub.choices.values():
         command.add_argument("--plugin-path", action="append", metavar="DIR",
                              help="folder to import a plug-in game from (repeatable); plug-ins are code, and "

@@ -21,10 +21,11 @@ from sim.core.hashing import bytes_hash, files_hash, module_source_hash, normali
 from sim.core.wording import shown
 from sim.core.game import PluginNotFound, find_plugin, game_names, get_game, plugin_paths
 
-SECTIONS = ("experiment", "config", "seats", "variants", "sweep", "analysis")
+SECTIONS = ("experiment", "config", "seats", "entrants", "variants", "sweep", "analysis")
 ANALYSIS_KEYS = ("min_edge",)
 EXPERIMENT_KEYS = ("name", "game", "description", "games", "seed", "chunk", "plugin_path")
-SEAT_KEYS = ("strategy", "params")
+SEAT_KEYS = ("strategy", "params", "params_file")
+PARAMS_FILE_KEYS = ("strategy", "params", "tuning")   # a parameter file (strategies/tuned/, docs/tuning.md)
 NAME = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,99}")   # a folder name: no separators, not . or ..
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
 
@@ -32,7 +33,8 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
 @dataclasses.dataclass(frozen=True)
 class Seat:
     strategy: str
-    params: dict
+    params: dict              # the parameter file's params, then the seat's own over them
+    params_file: str = ""     # as written in the experiment file ("" without one)
 
 
 @dataclasses.dataclass
@@ -48,6 +50,7 @@ class Experiment:
     variants: dict            # variant name -> validated game Config
     sweep: dict               # parameter -> list of values ({} without a sweep)
     plugin_paths: tuple = ()  # folders a plug-in game is imported from (worker processes too)
+    entrants: tuple = ()      # Seats an analysis draws tables from (the skill ladder); never played by run
     analysis: dict = dataclasses.field(default_factory=dict)  # [analysis] settings: how results are read
 
     def results_dir(self, out_root="results") -> Path:
@@ -77,7 +80,7 @@ class Experiment:
             if key.endswith("_file") and value:
                 resolved[key] = {"bytes": bytes_hash(Path(value).read_bytes())}
         if strategies is None:
-            seats = [dataclasses.asdict(s) for s in self.seats]
+            seats = [{"strategy": s.strategy, "params": s.params} for s in self.seats]
         else:
             seats = [{"strategy": s.strategy, "params": normalised(st.params),
                       "code": files_hash([inspect.getfile(type(st))])} for s, st in zip(self.seats, strategies)]
@@ -138,24 +141,50 @@ def _build_config(game, raw: dict, source: Path, prefix: str):
     return cfg.build(game.Config, resolved, str(source), prefix)
 
 
-def _parse_seats(source, raw) -> tuple[Seat, ...]:
+def _parse_seats(source, raw, section: str = "seats") -> tuple[Seat, ...]:
     if not isinstance(raw, list) or not raw:
-        raise InputError(source, "seats", "expected one or more [[seats]] tables (one per player)")
+        raise InputError(source, section, f"expected one or more [[{section}]] tables"
+                         + (" (one per player)" if section == "seats" else ""))
     seats = []
     for i, entry in enumerate(raw):
-        place = f"seats[{i}]"
+        place = f"{section}[{i}]"
         if not isinstance(entry, dict):
             raise InputError(source, place, "expected a table with 'strategy' and optional 'params'")
         for key in entry:
             if key not in SEAT_KEYS:
                 raise cfg.unknown_key_error(str(source), place + ".", key, SEAT_KEYS)
-        if not isinstance(entry.get("strategy"), str):
+        file_strategy, file_params = _params_file(source, place, entry.get("params_file"))
+        strategy = entry.get("strategy", file_strategy)
+        if not isinstance(strategy, str):
             raise InputError(source, place + ".strategy", "expected a strategy name (string)")
+        if file_strategy is not None and strategy != file_strategy:
+            raise InputError(source, place + ".strategy", f"the parameter file is for {file_strategy!r}, "
+                             f"not {strategy!r}; expected the same strategy or none")
         params = entry.get("params", {})
         if not isinstance(params, dict):
             raise InputError(source, place + ".params", "expected a table of strategy parameters")
-        seats.append(Seat(entry["strategy"], dict(params)))
+        seats.append(Seat(strategy, {**file_params, **params}, entry.get("params_file", "")))
     return tuple(seats)
+
+
+def _params_file(source: Path, place: str, given):
+    """(strategy, params) of a seat's ``params_file`` (relative to the experiment file), or (None, {})."""
+    if given is None:
+        return None, {}
+    if not isinstance(given, str) or not given:
+        raise InputError(source, place + ".params_file", "expected a path to a parameter file (TOML)")
+    path = Path(given) if Path(given).is_absolute() else source.parent / given
+    if not path.is_file():
+        raise InputError(source, place + ".params_file", f"file {given!r} not found (relative to this file)")
+    raw = read_toml(path, "parameter file")
+    for key in raw:
+        if key not in PARAMS_FILE_KEYS:
+            raise cfg.unknown_key_error(str(path), "", key, PARAMS_FILE_KEYS)
+    if not isinstance(raw.get("strategy"), str):
+        raise InputError(path, "strategy", "expected the strategy name the parameters are for (string)")
+    if not isinstance(raw.get("params"), dict):
+        raise InputError(path, "params", "expected a [params] table of strategy parameters")
+    return raw["strategy"], dict(raw["params"])
 
 
 def _sweep_variants(source, sweep: dict) -> list[tuple[str, dict]]:
@@ -208,6 +237,7 @@ def load_experiment(path) -> Experiment:
         raise InputError(source, "config", "expected a table of rule settings")
     base = _build_config(game, base_raw, source, "config.")
     seats = _parse_seats(source, raw.get("seats"))
+    entrants = _parse_seats(source, raw["entrants"], "entrants") if "entrants" in raw else ()
     expected_slots = getattr(base, "players", len(seats))
     if len(seats) != expected_slots:
         raise InputError(source, "seats", f"expected {expected_slots} [[seats]] tables (config.players = "
@@ -236,7 +266,7 @@ def load_experiment(path) -> Experiment:
         if getattr(conf, "players", len(seats)) != len(seats):
             raise InputError(source, f"variants.{vname}.players", "a variant cannot change the number of players")
     return Experiment(source.resolve(), name, head["game"], head.get("description", ""), games, seed, chunk,
-                      seats, variants, dict(sweep), paths, _parse_analysis(source, raw.get("analysis", {})))
+                      seats, variants, dict(sweep), paths, entrants, _parse_analysis(source, raw.get("analysis", {})))
 
 
 def _parse_analysis(source: Path, table) -> dict:
