@@ -31,10 +31,12 @@ def test_registry_lists_the_plans():
 
 
 def test_plan_parameters_come_from_the_experiment():
-    plan = make("ak_early_retreat", Config(), {"retreat_after": 5, "card": 0.0})
-    assert plan.params.retreat_after == 5 and plan.params.only_for_tile is True
-    with pytest.raises(InputError, match=r"seats.params.retreat_aftr: unknown key; did you mean 'retreat_after'"):
-        make("ak_early_retreat", Config(), {"retreat_aftr": 5})
+    plan = make("ak_early_retreat", Config(), {"retreat_tile": 2.0, "card": 0.0})
+    assert plan.params.retreat_tile == 2.0 and plan.params.card == 0.0 and plan.params.max_rallies == 1
+    with pytest.raises(InputError, match=r"seats.params.retreat_tyle: unknown key; did you mean 'retreat_tile'"):
+        make("ak_early_retreat", Config(), {"retreat_tyle": 5})
+    with pytest.raises(InputError, match="tie: expected a chance between 0 and 1"):
+        make("ak_greedy", Config(), {"tie": 1.5})
     with pytest.raises(InputError, match="max_rallies: expected a number >= 0"):
         make("ak_greedy", Config(), {"max_rallies": -1})
 
