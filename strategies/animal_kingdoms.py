@@ -43,7 +43,7 @@ class PlanParams:
     rally: float = 1.0           # x rally points: a rally's worth (AK-R29)
     redraw: float = 0.5          # per card a rally discards that no kingdom allows now (AK-R30)
     max_rallies: int = 3         # rallies per game at most
-    retreat_tile: float = 0.5    # x expected first-retreat tile: a retreat's worth while the tile is free
+    retreat_tile: float = 0.0    # x expected first-retreat tile: a retreat's worth while the tile is free (0: off)
     retreat_below: float = -1.0  # a retreat's worth otherwise
     council: bool = True         # move capital markers to councils (AK-R37)
 
@@ -150,7 +150,7 @@ class Spreader(_Plan):
 
 @dataclasses.dataclass(frozen=True)
 class EarlyParams(PlanParams):
-    retreat_tile: float = 1.2
+    retreat_tile: float = 0.8
     max_rallies: int = 1
 
 

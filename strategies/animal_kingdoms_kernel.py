@@ -143,7 +143,8 @@ def _turn_values(g, me, vals, cnt, hrank, cost, legal, hand, ordm, cap, council,
     vals[A_RALLY + subset - 1] = fws[m, F_RALLY] + fws[m, F_REDRAW] * dead if may_rally else -1e8
     # retreat: the age's first-retreat tile while it is free (AK-R34), else only when nothing is worth more
     tile_free = rt_owner[g, np.int64(age[g])] < 0
-    vals[A_RETREAT] = max(fws[m, F_RETREAT_BELOW], fws[m, F_RETREAT_TILE] if tile_free else -1e9)
+    by_tile = fws[m, F_RETREAT_TILE] if tile_free and fws[m, F_RETREAT_TILE] > 0.0 else -1e9
+    vals[A_RETREAT] = max(fws[m, F_RETREAT_BELOW], by_tile)
 
 
 @njit(cache=True, inline="always")
