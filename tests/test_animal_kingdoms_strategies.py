@@ -64,11 +64,15 @@ def test_greedy_beats_random():
 
 
 def test_early_retreat_takes_first_retreat_tiles_AK_R34():
+    """The early-retreat plan takes the first-retreat tile (AK-R34) more often than the greedy
+    seats (about 1.0 against 0.7 a game), though now only when no claim is worth more than the tile
+    (not after a fixed count of claims)."""
     config = Config(players=4)
     strategies = [make("ak_early_retreat", config)] + [make("ak_greedy", config)] * 3
     out, _ = play_games(GAME, config, content_for(config), strategies, 2, np.arange(200))
-    mine = out["per_seat"]["ak_first_retreats"][out["per_seat"]["slot"] == 0].mean()
-    assert mine > 1.5                        # of the 3 tiles per game
+    tiles, slot = out["per_seat"]["ak_first_retreats"], out["per_seat"]["slot"]
+    mine, theirs = tiles[slot == 0].mean(), tiles[slot != 0].mean()
+    assert mine > 0.8 and mine > 1.3 * theirs, (mine, theirs)   # of the 3 tiles per game (greedy: by capital claims)
 
 
 # ---- hidden information ---------------------------------------------------------------------------
