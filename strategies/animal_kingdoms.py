@@ -43,7 +43,8 @@ class PlanParams:
     rally: float = 1.0           # x rally points: a rally's worth (AK-R29)
     redraw: float = 0.5          # per card a rally discards that no kingdom allows now (AK-R30)
     max_rallies: int = 3         # rallies per game at most
-    retreat_tile: float = 0.0    # x expected first-retreat tile: a retreat's worth while the tile is free (0: off)
+    retreat_tile: float = 0.0    # x expected first-retreat tile: a retreat's worth while the tile is free (0: off) ...
+    forfeit: float = 12.0        # ... less this x the share of the board still unclaimed (the rest of the age)
     retreat_below: float = -1.0  # a retreat's worth otherwise
     council: bool = True         # move capital markers to councils (AK-R37)
 
@@ -90,7 +91,7 @@ class _Plan(Strategy):
         fw[K.F_CAPITAL], fw[K.F_SIZE], fw[K.F_SPREAD], fw[K.F_CARD] = w.capital, w.size, w.spread, w.card
         fw[K.F_RALLY], fw[K.F_REDRAW] = w.rally * cfg.rally_points, w.redraw
         fw[K.F_RETREAT_BELOW], fw[K.F_MAX_RALLIES] = w.retreat_below, w.max_rallies
-        fw[K.F_RETREAT_TILE] = w.retreat_tile * tile
+        fw[K.F_RETREAT_TILE], fw[K.F_FORFEIT] = w.retreat_tile * tile, w.forfeit
         fw[K.F_MODIFIER] = cfg.modifier_endgame_points
         self._packed[id(t)] = (t, ip, fw)
         return ip, fw
@@ -150,7 +151,7 @@ class Spreader(_Plan):
 
 @dataclasses.dataclass(frozen=True)
 class EarlyParams(PlanParams):
-    retreat_tile: float = 0.8
+    retreat_tile: float = 1.0
     max_rallies: int = 1
 
 

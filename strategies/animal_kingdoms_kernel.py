@@ -30,8 +30,8 @@ I_N, I_K, I_H, I_P, I_M, I_T, I_A_RALLY, I_A_RETREAT, I_A_BATTLE, I_A_MODS, I_A_
     I_COUNCIL, I_MODVAL = range(15)
 # fw slots
 F_FIRST, F_TIE, F_SECOND, F_THIRD, F_CAPITAL, F_SIZE, F_SPREAD, F_CARD, F_RALLY, F_REDRAW, F_RETREAT_BELOW, \
-    F_MAX_RALLIES, F_RETREAT_TILE, F_MODIFIER = range(14)
-NI, NF = 15, 14
+    F_MAX_RALLIES, F_RETREAT_TILE, F_MODIFIER, F_FORFEIT = range(15)
+NI, NF = 15, 15
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -91,6 +91,8 @@ def _turn_values(g, me, vals, cnt, hrank, cost, legal, hand, ordm, cap, council,
         cost[h] = card * np.float64(hrank[h]) / 8.0
     first, tie, second, third = fws[m, F_FIRST], fws[m, F_TIE], fws[m, F_SECOND], fws[m, F_THIRD]
     modifier = fws[m, F_MODIFIER]
+    filled = 0.0
+    spaces = 0.0
     for k in range(K):
         ordinary = 0
         for p in range(P):
@@ -112,6 +114,8 @@ def _turn_values(g, me, vals, cnt, hrank, cost, legal, hand, ordm, cap, council,
                 - _points(mine, ahead0, level0, tile, first, tie, second, third, modifier))
         capital = ordinary >= np.int64(size[k]) - 1 and cap[g, k] < 0
         sz = np.float64(size[k])
+        filled += np.float64(ordinary) + (1.0 if cap[g, k] >= 0 else 0.0)
+        spaces += sz
         bonus = gain + fws[m, F_SIZE] * sz
         bonus = bonus + (fws[m, F_CAPITAL] * sz) * (1.0 if capital else 0.0)
         bonus = bonus + fws[m, F_SPREAD] * (1.0 if mine == 0 else 0.0)
@@ -141,9 +145,12 @@ def _turn_values(g, me, vals, cnt, hrank, cost, legal, hand, ordm, cap, council,
         subset = 1 << lowest
     may_rally = st_rallies[g, me] < fws[m, F_MAX_RALLIES]
     vals[A_RALLY + subset - 1] = fws[m, F_RALLY] + fws[m, F_REDRAW] * dead if may_rally else -1e8
-    # retreat: the age's first-retreat tile while it is free (AK-R34), else only when nothing is worth more
+    # retreat: the age's first-retreat tile while it is free (AK-R34), less what the rest of the age
+    # would bring (``forfeit`` x the share of the board still unclaimed: a retreat gives up every
+    # later claim of the age); else only when nothing is worth more
     tile_free = rt_owner[g, np.int64(age[g])] < 0
-    by_tile = fws[m, F_RETREAT_TILE] if tile_free and fws[m, F_RETREAT_TILE] > 0.0 else -1e9
+    rest = 1.0 - filled / max(spaces, 1.0)
+    by_tile = fws[m, F_RETREAT_TILE] - fws[m, F_FORFEIT] * rest if tile_free and fws[m, F_RETREAT_TILE] > 0.0 else -1e9
     vals[A_RETREAT] = max(fws[m, F_RETREAT_BELOW], by_tile)
 
 

@@ -173,15 +173,26 @@ def test_a_rally_is_declined_when_a_claim_is_worth_more_AK_R29(name):
 
 
 def test_early_retreat_retreats_when_the_board_says_so_AK_R32_R34():
-    """ak_early_retreat, the first-retreat tile of the age still free: with a claim worth first
-    place (tile 8) it claims, even after four claims this age (before, it left after exactly three);
-    when the only claim is third place it retreats for the tile (expected 3.5); when the tile is
-    taken it does not retreat but rallies."""
+    """ak_early_retreat, the age's first-retreat tile still free (expected 3.5), late in the age
+    (every other kingdom full; seat 0 has claimed four times): with a claim worth first place
+    (tile 8) it claims (before, it left after exactly three claims); when the only claim is third
+    place it retreats for the tile; when the tile is taken it rallies instead. Early in the age
+    (the other kingdoms empty) the rest of the age is worth more than the tile: it rallies."""
     obs, legal, k, t = turn()
-    obs.ordm[0, (k + 1) % t.K, 0] = 3            # four claims already this age
-    obs.cap[0, (k + 1) % t.K] = 0
+    for j in range(t.K):
+        if j != k:
+            obs.ordm[0, j, 1] = t.size[j] - 1
+            obs.cap[0, j] = 2
+    mine = (k + 1) % t.K
+    obs.ordm[0, mine, 0], obs.ordm[0, mine, 1], obs.cap[0, mine] = 3, t.size[mine] - 4, 0
     assert choose("ak_early_retreat", obs, legal) < t.A_RALLY
     obs.ordm[0, k, 1:3] = 3                      # K: a claim now is third place
     assert choose("ak_early_retreat", obs, legal) == t.A_RETREAT
     obs.rt_owner[0, int(obs.age[0])] = 1         # the tile is gone
+    assert t.A_RALLY <= choose("ak_early_retreat", obs, legal) < t.A_RETREAT
+    obs.rt_owner[0, :] = -1
+    for j in range(t.K):
+        if j != k:
+            obs.ordm[0, j, :] = 0
+            obs.cap[0, j] = -1
     assert t.A_RALLY <= choose("ak_early_retreat", obs, legal) < t.A_RETREAT

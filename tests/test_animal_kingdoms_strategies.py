@@ -63,16 +63,20 @@ def test_greedy_beats_random():
     assert wins > 0.8
 
 
-def test_early_retreat_takes_first_retreat_tiles_AK_R34():
-    """The early-retreat plan takes the first-retreat tile (AK-R34) more often than the greedy
-    seats (about 1.0 against 0.7 a game), though now only when no claim is worth more than the tile
-    (not after a fixed count of claims)."""
-    config = Config(players=4)
-    strategies = [make("ak_early_retreat", config)] + [make("ak_greedy", config)] * 3
-    out, _ = play_games(GAME, config, content_for(config), strategies, 2, np.arange(200))
-    tiles, slot = out["per_seat"]["ak_first_retreats"], out["per_seat"]["slot"]
-    mine, theirs = tiles[slot == 0].mean(), tiles[slot != 0].mean()
-    assert mine > 0.8 and mine > 1.3 * theirs, (mine, theirs)   # of the 3 tiles per game (greedy: by capital claims)
+def test_early_retreat_takes_first_retreat_tiles_when_they_are_worth_it_AK_R34():
+    """The early-retreat plan retreats for the first-retreat tile (AK-R34) when the tile is worth
+    more than the rest of the age, not after a fixed count of claims: with the tiles raised by 6
+    (AK-A20, ``first_retreat_shift``) it takes far more of them than with the default values, and
+    more than the greedy seats (whose first retreats are forced by capital claims, AK-R16)."""
+    taken = {}
+    for shift in (0, 6):
+        config = Config(players=4, first_retreat_shift=shift)
+        strategies = [make("ak_early_retreat", config)] + [make("ak_greedy", config)] * 3
+        out, _ = play_games(GAME, config, content_for(config), strategies, 2, np.arange(200))
+        tiles, slot = out["per_seat"]["ak_first_retreats"], out["per_seat"]["slot"]
+        taken[shift] = tiles[slot == 0].mean(), tiles[slot != 0].mean()
+    assert taken[6][0] > taken[0][0] + 0.3, taken
+    assert taken[6][0] > 1.5 * taken[6][1], taken
 
 
 # ---- hidden information ---------------------------------------------------------------------------
