@@ -34,6 +34,7 @@ from strategies.base import Strategy
 class PlanParams:
     first: float = 1.0           # x tile value when the claim makes the player sole first
     tie: float = 0.5             # chance to win a two-way battle when the claim ties for first
+    solo_tie: float = 0.15       # the same against the robot (solo; it keeps adding markers, AK-V6..V14)
     second: float = 1.0          # x second-place points when it makes the player second
     third: float = 1.0           # x third-place points
     capital: float = 0.0         # x kingdom size for a claim that takes the capital
@@ -51,8 +52,9 @@ class PlanParams:
     def validate(self):
         if self.max_rallies < 0:
             return "max_rallies", "expected a number >= 0"
-        if not 0.0 <= self.tie <= 1.0:
-            return "tie", "expected a chance between 0 and 1"
+        for name in ("tie", "solo_tie"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                return name, "expected a chance between 0 and 1"
         return None
 
 
@@ -85,7 +87,7 @@ class _Plan(Strategy):
             bool(t.solo), t.battle_cards, bool(w.council), cfg.modifier_value)
         tile = float(np.mean(t.content.first_retreat)) + cfg.first_retreat_shift   # a set-aside tile, unseen
         fw = np.zeros(K.NF, dtype=np.float64)
-        fw[K.F_FIRST], fw[K.F_TIE] = w.first, w.tie
+        fw[K.F_FIRST], fw[K.F_TIE] = w.first, (w.solo_tie if t.solo else w.tie)
         fw[K.F_SECOND] = w.second * cfg.second_place_points
         fw[K.F_THIRD] = w.third * cfg.third_place_points
         fw[K.F_CAPITAL], fw[K.F_SIZE], fw[K.F_SPREAD], fw[K.F_CARD] = w.capital, w.size, w.spread, w.card

@@ -37,6 +37,8 @@ def test_plan_parameters_come_from_the_experiment():
         make("ak_early_retreat", Config(), {"retreat_tyle": 5})
     with pytest.raises(InputError, match="tie: expected a chance between 0 and 1"):
         make("ak_greedy", Config(), {"tie": 1.5})
+    with pytest.raises(InputError, match="solo_tie: expected a chance between 0 and 1"):
+        make("ak_greedy", Config(), {"solo_tie": -0.1})
     with pytest.raises(InputError, match="max_rallies: expected a number >= 0"):
         make("ak_greedy", Config(), {"max_rallies": -1})
 
