@@ -59,17 +59,19 @@ def _uniform(key, counter):
 def _points(x, ahead, level, tile, first, tie, second, third, modifier):
     """Points (weighted) of a kingdom for x markers with ``ahead`` opponents above and ``level`` equal.
 
-    A tie for first is a battle (AK-E10): won (chance ``tie`` against one opponent, shared out
-    among more) it is the tile, lost it is second place and a modifier (AK-E18, AK-E20), so a
-    tie is always worth more than second place, whatever the plan's weights.
+    Sole first place is never worth less than second, whatever the plan's weights. A tie for
+    first is a battle (AK-E10): won (chance ``tie`` against one opponent, shared out among more)
+    it is first place, lost it is second place and a modifier (AK-E18, AK-E20), so a tie is worth
+    between second place and sole first.
     """
     if x < 1:
         return 0.0
     if ahead == 0:
+        win = max(first * tile, second)
         if level == 0:
-            return first * tile
+            return win
         p = min(1.0, tie * 2.0 / (level + 1))
-        return p * max(first * tile, second) + (1.0 - p) * (second + modifier)
+        return min(p * win + (1.0 - p) * (second + modifier), win)
     if ahead == 1:
         return second
     if ahead == 2:

@@ -196,3 +196,21 @@ def test_early_retreat_retreats_when_the_board_says_so_AK_R32_R34():
             obs.ordm[0, j, :] = 0
             obs.cap[0, j] = -1
     assert t.A_RALLY <= choose("ak_early_retreat", obs, legal) < t.A_RETREAT
+
+
+@pytest.mark.parametrize("name", PLANS)
+def test_sole_first_is_worth_a_tie_and_a_tie_second_place_AK_E4_E10_E18(name):
+    """Whatever a plan's weights (the spreader weights second places 1.5x and tiles 0.7x), sole
+    first place is worth at least a tie for first, and a tie at least second place, for every
+    first-place tile (AK-A21: 4..10) and 1 to 3 tied opponents."""
+    from strategies import animal_kingdoms_kernel as K
+    plan = registry.make(name, {}, GAME, content_for(Config(players=4)))
+    obs, t = position(players=4)
+    _, fw = plan._pack(t)
+    first, tie, second, third, mod = (fw[K.F_FIRST], fw[K.F_TIE], fw[K.F_SECOND], fw[K.F_THIRD], fw[K.F_MODIFIER])
+    for tile in range(4, 11):
+        sole = K._points(2, 0, 0, float(tile), first, tie, second, third, mod)
+        for level in (1, 2, 3):
+            tied = K._points(2, 0, level, float(tile), first, tie, second, third, mod)
+            behind = K._points(2, 1, 0, float(tile), first, tie, second, third, mod)
+            assert sole >= tied >= behind, (tile, level, sole, tied, behind)
