@@ -169,14 +169,15 @@ def _beats(x, vx, y, vy):
 
 
 @njit(cache=True, inline="always")
-def _battle_values(g, me, vals, unseen, hand, hand_count, col, disc, bonus, rcards, revealed, part, lost, mods, fpn,
-                   fp, sj, order, rank, ips, fws, m):
+def _battle_values(g, me, vals, unseen, seen, pmax, hand, hand_count, col, disc, bonus, rcards, revealed, part, lost,
+                   mods, fpn, fp, sj, order, rank, ips, fws, m):
     """Each hand card's chance to win the battle x the stake, minus the card's cost."""
     N, H, P, T = ips[m, I_N], ips[m, I_H], ips[m, I_P], ips[m, I_T]
     MV = ips[m, I_MODVAL]
     for r in range(_RANKS):
         unseen[r] = 0
-    seen = np.zeros(N + 1, dtype=np.bool_)
+    for c in range(N + 1):
+        seen[c] = False
     for h in range(H):
         seen[min(np.int64(hand[g, h]), N)] = True
     for k in range(col.shape[1]):
@@ -189,13 +190,33 @@ def _battle_values(g, me, vals, unseen, hand, hand_count, col, disc, bonus, rcar
     for p in range(P):
         seen[min(np.int64(revealed[g, p]), N)] = True
     total = 0
+    top = 0
     for c in range(N):
         if not seen[c] and not disc[g, c]:
-            unseen[rank[c]] += 1
+            r = np.int64(rank[c])
+            unseen[r] += 1
             total += 1
+            top = max(top, r)
     k = order[np.int64(sj[g])]
     tile = np.float64(fp[g, k, min(np.int64(fpn[g, k]), T - 1)])
     stake = max(fws[m, F_FIRST] * tile - fws[m, F_SECOND] - fws[m, F_MODIFIER], 0.5)
+    solo = ips[m, I_SOLO] != 0
+    if not solo:
+        # each opposing participant's highest card: P(max = y) = F(y) - F(y - 1), where
+        # F(y) = C(unseen cards <= y, hc) / C(unseen cards, hc)
+        for p in range(P):
+            if p == me or not part[g, p] or lost[g, p]:
+                continue
+            hc = min(np.int64(hand_count[g, p]), total)
+            below = 0
+            prev = 0.0
+            for y in range(top + 1):
+                below += unseen[y]
+                f = 1.0
+                for i in range(hc):
+                    f *= max(below - i, 0) / (total - i)
+                pmax[p, y] = f - prev
+                prev = f
     mine_mods = np.int64(mods[g, me])
     for h in range(H):
         c = np.int64(hand[g, h])
@@ -204,10 +225,10 @@ def _battle_values(g, me, vals, unseen, hand, hand_count, col, disc, bonus, rcar
         x = np.int64(rank[c])
         vx = x + MV * mine_mods
         win = 1.0
-        if ips[m, I_SOLO]:
+        if solo:
             # the robot reveals its cards from the unseen ones; any card that beats ours wins (AK-A40)
             safe = 0
-            for y in range(_RANKS):
+            for y in range(top + 1):
                 if unseen[y] and not ((y == 1 and x == 8) or (not (x == 1 and y == 8) and y > vx)):
                     safe += unseen[y]
             q = safe / max(total, 1)
@@ -216,21 +237,11 @@ def _battle_values(g, me, vals, unseen, hand, hand_count, col, disc, bonus, rcar
             for p in range(P):
                 if p == me or not part[g, p] or lost[g, p]:
                     continue
-                hc = min(np.int64(hand_count[g, p]), total)
                 vmod = MV * np.int64(mods[g, p])
-                # P(the opponent's highest card <= y) = C(cards <= y, hc) / C(total, hc)
-                below = 0
-                prev = 0.0
                 beat = 0.0
-                for y in range(_RANKS):
-                    if unseen[y] == 0:
-                        continue
-                    below += unseen[y]
-                    f = 1.0
-                    for i in range(hc):
-                        f *= max(below - i, 0) / (total - i)
-                    beat += (f - prev) * _beats(x, vx, y, y + vmod)
-                    prev = f
+                for y in range(top + 1):
+                    if unseen[y]:
+                        beat += pmax[p, y] * _beats(x, vx, y, y + vmod)
                 win *= beat
         vals[ips[m, I_A_BATTLE] + h] = stake * win - fws[m, F_CARD] * np.float64(x) / 8.0
 
@@ -278,6 +289,8 @@ def choose(player, phase, legal, keys, counter, hand, hand_count, ordm, cap, cou
     hrank = np.empty(ips[0, I_H], dtype=np.int64)
     cost = np.empty(ips[0, I_H], dtype=np.float64)
     unseen = np.empty(_RANKS, dtype=np.int64)
+    seen = np.empty(ips[0, I_N] + 1, dtype=np.bool_)
+    pmax = np.zeros((ips[0, I_P], _RANKS), dtype=np.float64)
     for g in range(b):
         m = which[g]
         M = ips[m, I_M]
@@ -290,8 +303,8 @@ def choose(player, phase, legal, keys, counter, hand, hand_count, ordm, cap, cou
             for a in range(A):
                 vals[a] = 0.0
             if ph == 1:
-                _battle_values(g, me, vals, unseen, hand, hand_count, col, disc, bonus, rcards, revealed, part, lost,
-                               mods, fpn, fp, sj, order, rank, ips, fws, m)
+                _battle_values(g, me, vals, unseen, seen, pmax, hand, hand_count, col, disc, bonus, rcards, revealed,
+                               part, lost, mods, fpn, fp, sj, order, rank, ips, fws, m)
             elif ph == 2:
                 fwin = _mod_choice(g, me, revealed, rcards, mods, rank, ips, m)
                 for k in range(M + 1):
