@@ -648,22 +648,37 @@ def _card(g, T, F, card):
 
 
 @_kernel
-def _open_values(g, T, F, top):
+def _open_values(g, T, F, top, lg):
     """F[top + OPEN + c]: what recruiting with a token of colour c is worth through the city space
     the token opens (EN-R10, EN-R25..R28): pile c's tokens will fill the best free spaces of colour c,
     one more token opens the next one; the opened spaces go in collect order (reverse compass,
     EN-R25), best first, so the space's rank among all opened spaces tells who takes it: the
     decider (+ ``block`` x its value) or another player (- ``block`` x its value). Spaces are valued
-    as the decider values them (a proxy for everyone's)."""
+    as the decider values them (a proxy for everyone's). Only the colours of the tokens the decider
+    may use now are scored (not the bag method's unknown tokens), and only when there are two or
+    more: a term shared by every option changes nothing; so only the spaces of those colours and of
+    colours with pile tokens are valued."""
     S, N = T[C_S], T[C_N]
     n = np.int64(g[G_NP])
     me = np.int64(F[X_ME])
     oc = TB + T[O_CITY]
-    for x in range(S):
-        F[top + SPV + x] = _effect(g, T, F, N + x) if g[G_CITY + x] < 0 else NEG
     for c in range(5):
         F[top + OPEN + c] = 0.0
+    usable = 0
+    mask = 0
     for c in range(5):
+        if lg[1 + 3 * c] or lg[2 + 3 * c] or lg[3 + 3 * c]:
+            usable += 1
+            mask |= 1 << c
+    if usable < 2:
+        return
+    for x in range(S):
+        cx = T[oc + x]
+        wanted = (mask >> cx) & 1 or g[G_PILET + cx] > 0
+        F[top + SPV + x] = _effect(g, T, F, N + x) if g[G_CITY + x] < 0 and wanted else NEG
+    for c in range(5):
+        if not (mask >> c) & 1:
+            continue
         k = np.int64(g[G_PILET + c])
         # the free space of colour c with exactly k better ones: the one the next token opens
         nxt = -1
@@ -776,7 +791,7 @@ def choose(m, legal, keys, counter, T, which, fws, out, F):
             draw = lg[0]
             top = VALS + A
             if F[FW + F_BLOCK] != 0.0:
-                _open_values(g, T, F, top)
+                _open_values(g, T, F, top, lg)
             for c in range(5):
                 opened = F[top + OPEN + c] if F[FW + F_BLOCK] != 0.0 else 0.0
                 bc = NEG
