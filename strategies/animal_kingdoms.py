@@ -2,18 +2,22 @@
 
 All plans share one evaluation (``PlanParams``) and differ in their default weights:
 
-* ``ak_greedy``: claims where a marker gains most places now (AK-E4..E8), rallies a little.
+* ``ak_greedy``: claims where a marker gains most places now (AK-E4..E8).
 * ``ak_capital_hunter``: values capitals of large kingdoms (AK-R14, AK-R16, AK-E28).
 * ``ak_spreader``: enters many kingdoms for second and third places (AK-E6..E8).
-* ``ak_early_retreat``: retreats after a few claims while the first-retreat tile is free (AK-R34).
+* ``ak_early_retreat``: retreats for the first-retreat tile (AK-R34) as soon as no claim is
+  worth more than the tile.
 
 A claim's value is the change in the points the kingdom would give the player if the age
-were scored now, plus the plan's bonuses, minus a cost for the card's rank (high cards win
-battles, AK-E12). Rally when no claim is worth ``rally_below`` (discarding the cards no decree
-allows, else the lowest); retreat when nothing is worth ``retreat_below``. Battles: the highest
-card; modifiers: the fewest that beat every revealed card. Every number comes from the
-experiment file (``params``); the plans read only the observation (hidden information is
-never in it, ``sim/games/animal_kingdoms/observe.py``).
+were scored now (a tie for first counts as the battle's chance of the tile, else second place
+and a modifier, AK-E10..E20), plus the plan's bonuses, minus a cost for the card's rank (high
+cards win battles, AK-E12). A rally is worth its point plus ``redraw`` per card no kingdom
+allows now (those are discarded); a retreat is worth the expected first-retreat tile x
+``retreat_tile`` while the age's tile is free, else ``retreat_below``. Battles: the card with
+the best chance to win against the unseen cards the others may hold, less its cost (a 1 when
+an 8 is likely, a low card when it is enough, AK-E12, AK-E13); modifiers: the fewest that beat
+every revealed card. Every number comes from the experiment file (``params``); the plans read
+only the observation (hidden information is never in it, ``sim/games/animal_kingdoms/observe.py``).
 """
 from __future__ import annotations
 
@@ -29,25 +33,28 @@ from strategies.base import Strategy
 @dataclasses.dataclass(frozen=True)
 class PlanParams:
     first: float = 1.0           # x tile value when the claim makes the player sole first
-    tie: float = 0.5             # x tile value when it makes the player tied first
+    tie: float = 0.5             # chance to win a two-way battle when the claim ties for first
+    solo_tie: float = 0.15       # the same against the robot (solo; it keeps adding markers, AK-V6..V14)
     second: float = 1.0          # x second-place points when it makes the player second
     third: float = 1.0           # x third-place points
     capital: float = 0.0         # x kingdom size for a claim that takes the capital
     size: float = 0.0            # x kingdom size for any claim
     spread: float = 0.0          # bonus for a first marker in a kingdom
-    card: float = 0.3            # cost per rank / 8 of the card played
-    rally_below: float = 0.5     # rally if the best claim is worth less (and rallying is legal)
-    max_rallies: int = 2         # rallies per game at most
-    retreat_below: float = -1.0  # retreat if the best claim and the rally are worth less
-    retreat_after: int = 1000    # retreat after this many claims in the age ...
-    only_for_tile: bool = False  # ... only while the age's first-retreat tile is still free
+    card: float = 0.3            # cost per rank / 8 of the card played (claims and battles)
+    rally: float = 1.0           # x rally points: a rally's worth (AK-R29)
+    redraw: float = 0.5          # per card a rally discards that no kingdom allows now (AK-R30)
+    max_rallies: int = 3         # rallies per game at most
+    retreat_tile: float = 0.0    # x expected first-retreat tile: a retreat's worth while the tile is free (0: off) ...
+    forfeit: float = 12.0        # ... less this x the share of the board still unclaimed (the rest of the age)
+    retreat_below: float = -1.0  # a retreat's worth otherwise
     council: bool = True         # move capital markers to councils (AK-R37)
 
     def validate(self):
         if self.max_rallies < 0:
             return "max_rallies", "expected a number >= 0"
-        if self.retreat_after < 0:
-            return "retreat_after", "expected a number >= 0"
+        for name in ("tie", "solo_tie"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                return name, "expected a chance between 0 and 1"
         return None
 
 
@@ -72,19 +79,22 @@ class _Plan(Strategy):
         if got is not None and got[0] is t:
             return got[1], got[2]
         w, cfg = self.params, t.config
-        ip = np.zeros(15, dtype=np.int64)
+        ip = np.zeros(K.NI, dtype=np.int64)
         ip[[K.I_N, K.I_K, K.I_H, K.I_P, K.I_M, K.I_T]] = t.N, t.K, t.H, t.P, t.M, t.T
         ip[[K.I_A_RALLY, K.I_A_RETREAT, K.I_A_BATTLE, K.I_A_MODS, K.I_A_YES]] = (
             t.A_RALLY, t.A_RETREAT, t.A_BATTLE, t.A_MODS, t.A_YES)
-        ip[[K.I_SOLO, K.I_ONLY_TILE, K.I_COUNCIL, K.I_MODVAL]] = (
-            bool(t.solo), bool(w.only_for_tile), bool(w.council), cfg.modifier_value)
-        fw = np.zeros(12, dtype=np.float64)
-        fw[K.F_FIRST], fw[K.F_TIE] = w.first, w.tie
+        ip[[K.I_SOLO, K.I_ROBOT_CARDS, K.I_COUNCIL, K.I_MODVAL]] = (
+            bool(t.solo), t.battle_cards, bool(w.council), cfg.modifier_value)
+        tile = float(np.mean(t.content.first_retreat)) + cfg.first_retreat_shift   # a set-aside tile, unseen
+        fw = np.zeros(K.NF, dtype=np.float64)
+        fw[K.F_FIRST], fw[K.F_TIE] = w.first, (w.solo_tie if t.solo else w.tie)
         fw[K.F_SECOND] = w.second * cfg.second_place_points
         fw[K.F_THIRD] = w.third * cfg.third_place_points
         fw[K.F_CAPITAL], fw[K.F_SIZE], fw[K.F_SPREAD], fw[K.F_CARD] = w.capital, w.size, w.spread, w.card
-        fw[K.F_RALLY_BELOW], fw[K.F_RETREAT_BELOW] = w.rally_below, w.retreat_below
-        fw[K.F_MAX_RALLIES], fw[K.F_RETREAT_AFTER] = w.max_rallies, w.retreat_after
+        fw[K.F_RALLY], fw[K.F_REDRAW] = w.rally * cfg.rally_points, w.redraw
+        fw[K.F_RETREAT_BELOW], fw[K.F_MAX_RALLIES] = w.retreat_below, w.max_rallies
+        fw[K.F_RETREAT_TILE], fw[K.F_FORFEIT] = w.retreat_tile * tile, w.forfeit
+        fw[K.F_MODIFIER] = cfg.modifier_endgame_points
         self._packed[id(t)] = (t, ip, fw)
         return ip, fw
 
@@ -107,8 +117,9 @@ _Plan.group = _Plan
 def _choose(obs, legal, rng, which, ips, fws):
     t = obs.t
     return K.choose(obs.player, obs.phase, np.ascontiguousarray(legal), rng.keys, rng.counter, obs.hand,
-                    obs.ordm, obs.cap, obs.council, obs.fpn, obs.fp, obs.st_rallies, obs.rt_owner, obs.age,
-                    obs.revealed, obs.rcards, obs.mods, t.rank, t.size, which, ips, fws)
+                    obs.hand_count, obs.ordm, obs.cap, obs.council, obs.fpn, obs.fp, obs.st_rallies, obs.rt_owner,
+                    obs.age, obs.col, obs.disc, obs.bonus, obs.revealed, obs.rcards, obs.part, obs.lost, obs.mods,
+                    obs.sj, t.order, t.rank, t.size, which, ips, fws)
 
 
 class Greedy(_Plan):
@@ -142,9 +153,8 @@ class Spreader(_Plan):
 
 @dataclasses.dataclass(frozen=True)
 class EarlyParams(PlanParams):
-    retreat_after: int = 3
-    only_for_tile: bool = True
-    max_rallies: int = 0
+    retreat_tile: float = 1.0
+    max_rallies: int = 1
 
 
 class EarlyRetreat(_Plan):

@@ -9,13 +9,16 @@ in the experiment file under a seat's ``params``. Plans (docs/explorers_of_navor
 * ``en_builders``: builders and soldiers: trading posts (EN-R64..R73) on the tracks of its
   soldiers (EN-R76), uncovering dock rewards (EN-R97), a farther start for the markers.
 * ``en_adventurers``: adventurers and treasures: steps, flags (EN-R82), exploration places
-  (EN-R41..R47) and treasures (EN-R103..R106).
+  (EN-R41..R47) and treasures (EN-R103..R106), and the posts that keep its markers' progress
+  for the next rounds (EN-R49).
 * ``en_artisans``: orders and artisans: goods that complete orders (EN-R94..R98), per-artisan
   order rewards (EN-R85).
 * ``en_balanced``: the same model without a plan bias; the all-rounder.
 
-Decisions: RECRUIT (each card in a usable offer by its value; the bag method by the expected
-best card of two tokens drawn from the public bag content), COLLECT (each free city space by
+Decisions: RECRUIT (each card in a usable offer by its value, plus the city space its token
+opens: worth ``block`` x the space's value if the decider will collect it, minus that if another
+player will; the bag method by the expected best card of two tokens drawn from the public bag
+content), COLLECT (each free city space by
 its reward), TRACK (steps or build on each track), GOODS (the placement whose docks gain most:
 completed orders first), ALT (the better side). The plans read only ``obs.m`` (public) and the
 tables; the hidden pile order is never read (``sim/games/explorers_of_navoria/observe.py``).
@@ -77,6 +80,8 @@ class PlanParams:
     bias_artisans: float = _w(0.0)
     dock_fill: float = _w(0.5)           # extra fulfilments expected per full dock's worth of goods on it
     progress_horizon: float = _w(4.0)    # own turns left below which partial orders fade
+    block: float = _w(0.3)               # x value of the city space a recruit's token opens: + if the
+                                         # decider will collect it, - if another player will (EN-R25)
 
     def validate(self):
         for f in dataclasses.fields(self):
@@ -93,6 +98,7 @@ class PlanParams:
 FIELDS = tuple(f.name for f in dataclasses.fields(PlanParams))
 assert len(FIELDS) == K.NF and FIELDS.index("bias_traders") == K.F_BIAS and FIELDS.index("draw") == K.F_DRAW
 assert FIELDS.index("dock_fill") == K.F_DOCK_FILL and FIELDS.index("progress_horizon") == K.F_HORIZON
+assert FIELDS.index("block") == K.F_BLOCK
 
 
 def weights(params) -> np.ndarray:
@@ -186,6 +192,8 @@ class AdventurersParams(PlanParams):
     adventurer: float = _w(1.8)
     adventurer_growth: float = _w(2.5)
     bias_adventurers: float = _w(2.0)
+    build: float = _w(2.0)               # posts keep the markers' progress from round to round (EN-R49)
+    base: float = _w(6.0)
 
 
 class Adventurers(_Plan):

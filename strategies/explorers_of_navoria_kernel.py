@@ -43,13 +43,13 @@ from numba import njit
 
 from sim.games.explorers_of_navoria import tables as tb
 from sim.games.explorers_of_navoria.state import (
-    G_ALT, G_BAG, G_CARD, G_CTX, G_DEC, G_FHOLD, G_FTILE, G_KIND, G_LVL, G_NP,
-    G_NREC, G_OFFER, G_PHASE, G_ROUND, G_RUN, G_STEPS, G_TURN, G_WAIT, K_ALT, K_COLLECT, K_GOODS, K_RECRUIT,
+    G_ALT, G_BAG, G_CARD, G_CITY, G_CTX, G_DEC, G_FHOLD, G_FTILE, G_KIND, G_LVL, G_NP,
+    G_NREC, G_OFFER, G_ORDER, G_PHASE, G_PILET, G_ROUND, G_RUN, G_STEPS, G_TURN, G_WAIT, K_ALT, K_COLLECT, K_GOODS, K_RECRUIT,
     K_TRACK, OP_BUILD, OP_GOOD, OP_PER_ARTISAN, OP_PTS, OP_STEP, P_DOCK, P_DOCKN, P_ENDV, P_FAV, P_FINC,
     P_FTRIED, P_MARK, P_NCOL, P_POSTS, P_SYM, P_TINC, PH_CEFFECT, PH_CSTART, PH_CTURN, SEAT0, SW,
     W_STEP)
 from sim.games.explorers_of_navoria.tables import (
-    C_FAVSYM, C_N, C_PLACES, C_S, C_SPLIT, C_STRICT, FLAGW, O_CARD, O_EFF, O_EXPL, O_FAV, O_FLAGS, O_ITEMS,
+    C_FAVSYM, C_N, C_PLACES, C_S, C_SPLIT, C_STRICT, FLAGW, O_CARD, O_CITY, O_EFF, O_EXPL, O_FAV, O_FLAGS, O_ITEMS,
     O_TRK)
 
 # Numba caches compiled code on disk and freezes the imported constants into it; the cache is
@@ -65,7 +65,8 @@ if tb.layout_sum() != LAYOUT:
 (F_POINTS, F_TREASURE, F_FLAGS, F_FLAG_BONUS, F_EXPLORATION, F_STEP, F_TRADER, F_TRADER_GROWTH,
  F_SYMBOL_INCOME, F_SYMBOL, F_FAVOUR, F_FAVOUR_PROGRESS, F_FAVOUR_FUTURE, F_SOLDIER, F_SOLDIER_FUTURE,
  F_BUILD, F_UNCOVER, F_BASE, F_ADVENTURER, F_ADVENTURER_GROWTH, F_ORDER, F_PROGRESS, F_ARTISAN,
- F_FULFIL_RATE, F_LOST_GOOD, F_DRAW, F_CITY_POINTS, F_BIAS, F_DOCK_FILL, F_HORIZON, NF) = (*range(28), 32, 33, 34)
+ F_FULFIL_RATE, F_LOST_GOOD, F_DRAW, F_CITY_POINTS, F_BIAS, F_DOCK_FILL, F_HORIZON, F_BLOCK, NF) = (
+    *range(28), 32, 33, 34, 35)
 # F_BIAS .. F_BIAS + 4: bias per card of colour c
 
 ORDER_SIZE = (3, 4, 3)
@@ -102,7 +103,9 @@ CP_COLV = 700       # [5]
 CP_TRA = 705        # [4]
 CP_ADV = 709
 CP_SOL = 710        # [3]
-VALS = 720          # [A]: action values
+VALS = 720          # [A]: action values; then OPEN [5] and SPV [CITY_MAX] (``scratch``)
+OPEN = 0            # from VALS + A: [5] value of the city space a token of colour c opens (``_open_values``)
+SPV = 5             # from VALS + A: [S] value of each free city space to the decider
 # the one int table ``T``: the tables' ``C`` vector (C_SIZE entries), then ``tab`` from TB on
 H_SUMM = tb.C_SIZE  # T[H_SUMM]: where the dock rewards' summaries start (``int_table``)
 TB = tb.C_SIZE + 1
@@ -112,7 +115,7 @@ NSUM = 8            # per dock reward: points, per-artisan, steps on tracks 0..2
 
 
 def scratch(A: int) -> np.ndarray:
-    F = np.zeros(VALS + A, dtype=np.float64)
+    F = np.zeros(VALS + A + SPV + 32, dtype=np.float64)
     F[MEMOS:MEMOS + 256] = -1.0
     return F
 
@@ -644,6 +647,73 @@ def _card(g, T, F, card):
     return v
 
 
+@_kernel
+def _open_values(g, T, F, top, lg):
+    """F[top + OPEN + c]: what recruiting with a token of colour c is worth through the city space
+    the token opens (EN-R10, EN-R25..R28): pile c's tokens will fill the best free spaces of colour c,
+    one more token opens the next one; the opened spaces go in collect order (reverse compass,
+    EN-R25), best first, so the space's rank among all opened spaces tells who takes it: the
+    decider (+ ``block`` x its value) or another player (- ``block`` x its value). Spaces are valued
+    as the decider values them (a proxy for everyone's). Only the colours of the tokens the decider
+    may use now are scored (not the bag method's unknown tokens), and only when there are two or
+    more: a term shared by every option changes nothing; so only the spaces of those colours and of
+    colours with pile tokens are valued."""
+    S, N = T[C_S], T[C_N]
+    n = np.int64(g[G_NP])
+    me = np.int64(F[X_ME])
+    oc = TB + T[O_CITY]
+    for c in range(5):
+        F[top + OPEN + c] = 0.0
+    usable = 0
+    mask = 0
+    for c in range(5):
+        if lg[1 + 3 * c] or lg[2 + 3 * c] or lg[3 + 3 * c]:
+            usable += 1
+            mask |= 1 << c
+    if usable < 2:
+        return
+    for x in range(S):
+        cx = T[oc + x]
+        wanted = (mask >> cx) & 1 or g[G_PILET + cx] > 0
+        F[top + SPV + x] = _effect(g, T, F, N + x) if g[G_CITY + x] < 0 and wanted else NEG
+    for c in range(5):
+        if not (mask >> c) & 1:
+            continue
+        k = np.int64(g[G_PILET + c])
+        # the free space of colour c with exactly k better ones: the one the next token opens
+        nxt = -1
+        for x in range(S):
+            vx = F[top + SPV + x]
+            if T[oc + x] != c or vx <= NEG:
+                continue
+            better = 0
+            for y in range(S):
+                vy = F[top + SPV + y]
+                if T[oc + y] == c and vy > NEG and (vy > vx or (vy == vx and y < x)):
+                    better += 1
+            if better == k:
+                nxt = x
+        if nxt < 0:
+            continue                                  # no space left: the token goes back (EN-A20)
+        v = F[top + SPV + nxt]
+        # opened spaces (the best pilet[c'] of each colour c') worth more than it: taken before it
+        r = 0
+        for x in range(S):
+            vx = F[top + SPV + x]
+            cx = T[oc + x]
+            if vx <= NEG or vx <= v:
+                continue
+            better = 0
+            for y in range(S):
+                vy = F[top + SPV + y]
+                if T[oc + y] == cx and vy > NEG and (vy > vx or (vy == vx and y < x)):
+                    better += 1
+            if better < g[G_PILET + cx]:
+                r += 1
+        who = np.int64(g[G_ORDER + n - 1 - r % n])
+        F[top + OPEN + c] = F[FW + F_BLOCK] * (v if who == me else -v)
+
+
 # ---- the decision ---------------------------------------------------------------------------
 @_kernel
 def _context(g, T, F):
@@ -719,13 +789,17 @@ def choose(m, legal, keys, counter, T, which, fws, out, F):
             for a in range(16):
                 F[VALS + a] = NEG
             draw = lg[0]
+            top = VALS + A
+            if F[FW + F_BLOCK] != 0.0:
+                _open_values(g, T, F, top, lg)
             for c in range(5):
+                opened = F[top + OPEN + c] if F[FW + F_BLOCK] != 0.0 else 0.0
                 bc = NEG
                 for s in range(3):
                     a = 1 + 3 * c + s
                     card = np.int64(g[G_OFFER + 3 * c + s])
                     if card >= 0 and (draw or lg[a]):
-                        v = _card(g, T, F, card)
+                        v = _card(g, T, F, card) + opened
                         F[VALS + a] = v
                         bc = max(bc, v)
                 F[BESTC + c] = bc

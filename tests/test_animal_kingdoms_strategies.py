@@ -31,10 +31,14 @@ def test_registry_lists_the_plans():
 
 
 def test_plan_parameters_come_from_the_experiment():
-    plan = make("ak_early_retreat", Config(), {"retreat_after": 5, "card": 0.0})
-    assert plan.params.retreat_after == 5 and plan.params.only_for_tile is True
-    with pytest.raises(InputError, match=r"seats.params.retreat_aftr: unknown key; did you mean 'retreat_after'"):
-        make("ak_early_retreat", Config(), {"retreat_aftr": 5})
+    plan = make("ak_early_retreat", Config(), {"retreat_tile": 2.0, "card": 0.0})
+    assert plan.params.retreat_tile == 2.0 and plan.params.card == 0.0 and plan.params.max_rallies == 1
+    with pytest.raises(InputError, match=r"seats.params.retreat_tyle: unknown key; did you mean 'retreat_tile'"):
+        make("ak_early_retreat", Config(), {"retreat_tyle": 5})
+    with pytest.raises(InputError, match="tie: expected a chance between 0 and 1"):
+        make("ak_greedy", Config(), {"tie": 1.5})
+    with pytest.raises(InputError, match="solo_tie: expected a chance between 0 and 1"):
+        make("ak_greedy", Config(), {"solo_tie": -0.1})
     with pytest.raises(InputError, match="max_rallies: expected a number >= 0"):
         make("ak_greedy", Config(), {"max_rallies": -1})
 
@@ -61,12 +65,20 @@ def test_greedy_beats_random():
     assert wins > 0.8
 
 
-def test_early_retreat_takes_first_retreat_tiles_AK_R34():
-    config = Config(players=4)
-    strategies = [make("ak_early_retreat", config)] + [make("ak_greedy", config)] * 3
-    out, _ = play_games(GAME, config, content_for(config), strategies, 2, np.arange(200))
-    mine = out["per_seat"]["ak_first_retreats"][out["per_seat"]["slot"] == 0].mean()
-    assert mine > 1.5                        # of the 3 tiles per game
+def test_early_retreat_takes_first_retreat_tiles_when_they_are_worth_it_AK_R34():
+    """The early-retreat plan retreats for the first-retreat tile (AK-R34) when the tile is worth
+    more than the rest of the age, not after a fixed count of claims: with the tiles raised by 6
+    (AK-A20, ``first_retreat_shift``) it takes far more of them than with the default values, and
+    more than the greedy seats (whose first retreats are forced by capital claims, AK-R16)."""
+    taken = {}
+    for shift in (0, 6):
+        config = Config(players=4, first_retreat_shift=shift)
+        strategies = [make("ak_early_retreat", config)] + [make("ak_greedy", config)] * 3
+        out, _ = play_games(GAME, config, content_for(config), strategies, 2, np.arange(200))
+        tiles, slot = out["per_seat"]["ak_first_retreats"], out["per_seat"]["slot"]
+        taken[shift] = tiles[slot == 0].mean(), tiles[slot != 0].mean()
+    assert taken[6][0] > taken[0][0] + 0.3, taken
+    assert taken[6][0] > 1.5 * taken[6][1], taken
 
 
 # ---- hidden information ---------------------------------------------------------------------------
