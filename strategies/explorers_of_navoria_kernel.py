@@ -41,6 +41,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core import kernel_cache
+from sim.games.explorers_of_navoria import state as st_module
 from sim.games.explorers_of_navoria import tables as tb
 from sim.games.explorers_of_navoria.state import (
     G_ALT, G_BAG, G_CARD, G_CITY, G_CTX, G_DEC, G_FHOLD, G_FTILE, G_KIND, G_LVL, G_NP,
@@ -52,14 +54,8 @@ from sim.games.explorers_of_navoria.tables import (
     C_FAVSYM, C_N, C_PLACES, C_S, C_SPLIT, C_STRICT, FLAGW, O_CARD, O_CITY, O_EFF, O_EXPL, O_FAV, O_FLAGS, O_ITEMS,
     O_TRK)
 
-# Numba caches compiled code on disk and freezes the imported constants into it; the cache is
-# invalidated only when THIS file changes, so a layout change must force an edit here.
-LAYOUT = 1553762618
-
-
-if tb.layout_sum() != LAYOUT:
-    raise ImportError(f"explorers_of_navoria strategies kernel: the state/tables constants changed; set "
-                      f"LAYOUT = {tb.layout_sum()} in {__file__} (this also invalidates numba's cache)")
+# Numba freezes the imported constants into its on-disk cache: key it on their sources too.
+kernel_cache.watch(__file__, st_module, tb)
 
 # fw slots (float weights; ``strategies.explorers_of_navoria.FIELDS`` lists them in this order)
 (F_POINTS, F_TREASURE, F_FLAGS, F_FLAG_BONUS, F_EXPLORATION, F_STEP, F_TRADER, F_TRADER_GROWTH,

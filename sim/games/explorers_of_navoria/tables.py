@@ -23,8 +23,6 @@ Sections (``C[O_*]`` = first element):
 """
 from __future__ import annotations
 
-import sys
-import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -159,17 +157,3 @@ def build_tables(config, content) -> Tables:
                   card_ids=tuple(c.id for c in content.cards), city_ids=tuple(x.id for x in content.city),
                   card_colour=np.array([c.colour for c in content.cards], dtype=np.int64),
                   action_names=tuple(action_names(content)))
-
-
-def layout_sum() -> int:
-    """A checksum of every integer constant of state.py and this module.
-
-    numba caches compiled kernels per source file and freezes imported constants into them, so
-    each kernel file (the engine's and the strategies') stores this number as ``LAYOUT`` and
-    refuses to import when it no longer matches: the edit it forces also renews numba's cache.
-    """
-    tb = sys.modules[__name__]
-    names = sorted(n for n in dir(st) if n.isupper() and isinstance(getattr(st, n), int))
-    names += sorted(f"tb.{n}" for n in dir(tb) if n.isupper() and isinstance(getattr(tb, n), int))
-    text = ",".join(f"{n}={getattr(tb, n[3:]) if n.startswith('tb.') else getattr(st, n)}" for n in names)
-    return zlib.crc32(text.encode())
