@@ -206,10 +206,16 @@ def page_lines(by: str, rates: pl.DataFrame, by_seat: pl.DataFrame, strategies: 
     if strategies is not None:
         lines += win_rate_lines("strategy", strategies, "strategy")
     for fa in features:
-        name = fa.feature.name
-        lines += effect_lines(f"{name} in play", fa.win_rates,
-                              lambda r, b=fa.by: f"{r['value']}: {r[b]} ({r['players']}p)", level)
-        if fa.holders is not None:
-            lines += effect_lines(f"holding a {name}", fa.holders,
-                                  lambda r: f"{r['value']} holder ({r['players']}p)", level)
+        for question, table, label in feature_questions(fa):
+            lines += effect_lines(question, getattr(fa, table), label, level)
     return lines
+
+
+def feature_questions(fa) -> list:
+    """(question, table attribute, row label) of each table of a feature that is on the page:
+    the win-rate change with a value in play and, when held, the holders' advantage."""
+    name = fa.feature.name
+    out = [(f"{name} in play", "win_rates", lambda r, b=fa.by: f"{r['value']}: {r[b]} ({r['players']}p)")]
+    if fa.holders is not None:
+        out.append((f"holding a {name}", "holders", lambda r: f"{r['value']} holder ({r['players']}p)"))
+    return out
