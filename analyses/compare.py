@@ -16,6 +16,8 @@ Tests, per value of ``by`` (faction, seat, strategy, ...), B minus A:
 * win rate, unpaired: two-proportion z-test with Newcombe's hybrid score interval.
 * score, paired: paired t-test (default) or Wilcoxon signed-rank, t interval, effect size d_z.
 * score, unpaired: Welch's t-test (default) or Mann-Whitney U, Welch interval, Cohen's d.
+* every score test counts a game once: a group's mean score per game (paired: its difference),
+  never its rows, since the seats of one game share that game's luck.
 
 Holm's correction runs across the groups compared, separately for win rate and for score, and
 the output says so. Per-game quantities (turns, rounds, mean score, score spread, margin of victory, shared-win rate)
@@ -140,6 +142,34 @@ def _unpaired_stats(lf: pl.LazyFrame, by: str) -> pl.DataFrame:
     return cm.join(rows, on=by).select(by, "n", "games", "w", "s", "s_sd", "s_var").sort(by)
 
 
+def game_scores(lf: pl.LazyFrame, by: str) -> dict:
+    """Per group: its mean score in each game it plays, one value per game (games in order)."""
+    per = (lf.group_by([by, "variant", "game"]).agg(s=pl.col("score").cast(pl.Float64).mean())
+           .sort([by, "variant", "game"]).collect())
+    return {k[0]: part["s"].to_numpy() for k, part in per.group_by([by], maintain_order=True)}
+
+
+def unpaired_rank_p(lf_a: pl.LazyFrame, lf_b: pl.LazyFrame, by: str, groups: list) -> list:
+    """Mann-Whitney U p-values per group, B against A, on the group's per-game mean scores.
+
+    Why games, not rows: the seats a group fills in one game share that game's luck (length,
+    tempo), so rows are not independent draws and a rank test on rows raises false alarms
+    (8% at a nominal 5% in the A/A test of tests/test_analyses_compare.py); games are."""
+    va, vb = game_scores(lf_a, by), game_scores(lf_b, by)
+    return [float(stats.mannwhitneyu(vb[g], va[g]).pvalue) for g in groups]
+
+
+def paired_rank_p(j: pl.LazyFrame, by: str, groups: list) -> list:
+    """Wilcoxon signed-rank p-values per group on the per-game differences of the group's mean
+    score (``paired_frame``: one row per game and group), so seats of one game count once."""
+    d = j.select(by, (pl.col("s_b") - pl.col("s")).alias("d")).collect()
+    out = []
+    for g in groups:
+        x = d.filter(pl.col(by) == g)["d"].to_numpy()
+        out.append(float(stats.wilcoxon(x, zero_method="wilcox").pvalue) if np.any(x != 0) else 1.0)
+    return out
+
+
 def _finish(df: pl.DataFrame, level: float, p_col: str = "p") -> pl.DataFrame:
     p_holm = holm(df[p_col].to_numpy())
     return df.with_columns(p_holm=pl.Series(p_holm), significant=pl.Series(p_holm < 1 - level))
@@ -196,11 +226,8 @@ def _paired_tables(st: pl.DataFrame, by: str, level: float, score_test: str, j: 
         tstat = dmean / (dsd / np.sqrt(n))
         dz = dmean / dsd
     if score_test == "wilcoxon":
-        sp = []
-        for g in groups:
-            d = (j.filter(pl.col(by) == g).select(pl.col("s_b") - pl.col("s")).collect().to_series().to_numpy())
-            sp.append(float(stats.wilcoxon(d, zero_method="wilcox").pvalue) if np.any(d != 0) else 1.0)
-        sname = "Wilcoxon signed-rank"
+        sp = paired_rank_p(j, by, groups)
+        sname = "Wilcoxon signed-rank (one difference per game)"
     else:
         sp = np.where(np.isfinite(tstat), 2 * stats.t.sf(np.abs(np.nan_to_num(tstat)), np.maximum(n - 1, 1)), 1.0)
         sname = "paired t"
@@ -233,12 +260,8 @@ def _unpaired_tables(sa: pl.DataFrame, sb: pl.DataFrame, by: str, level: float, 
         pooled_sd = np.sqrt(((na - 1) * sda ** 2 + (nb - 1) * sdb ** 2) / (na + nb - 2))
         d = (mb - ma) / pooled_sd
     if score_test == "wilcoxon":
-        sp = []
-        for g in groups:
-            va = a.lf.filter(pl.col(by) == g).select("score").collect().to_series().to_numpy()
-            vb = b.lf.filter(pl.col(by) == g).select("score").collect().to_series().to_numpy()
-            sp.append(float(stats.mannwhitneyu(vb, va).pvalue))
-        sname = "Mann-Whitney U"
+        sp = unpaired_rank_p(a.lf, b.lf, by, groups)
+        sname = "Mann-Whitney U (one mean per game)"
     else:
         sp = [float(stats.ttest_ind_from_stats(mb[i], eb[i], gb[i], ma[i], ea[i], ga[i], equal_var=False).pvalue)
               for i in range(len(groups))]
@@ -332,14 +355,14 @@ def compare(a: Side, b: Side, by: str, paired: bool | None = None, score_test: s
                     .join(b.lf.filter(pl.col("seat") == 0).select("game"), on="game").select(pl.len())
                     .collect().item())
         methods = [_win_methods(wins),
-                   f"score: {'Wilcoxon signed-rank test' if score_test == 'wilcoxon' else 'paired t-test'}, "
+                   f"score: {'Wilcoxon signed-rank test on per-game differences' if score_test == 'wilcoxon' else 'paired t-test'}, "
                    "t interval of the mean difference, effect size d_z = mean/sd of differences"]
     else:
         sa, sb = _unpaired_stats(a.lf, by), _unpaired_stats(b.lf, by)
         wins, scores = _unpaired_tables(sa, sb, by, level, score_test, a, b)
         pairs = 0
         methods = ["win rate per seat: two-proportion z-test, Newcombe hybrid score interval",
-                   f"score: {'Mann-Whitney U test' if score_test == 'wilcoxon' else 'Welch t-test'}, "
+                   f"score: {'Mann-Whitney U test on per-game means' if score_test == 'wilcoxon' else 'Welch t-test'}, "
                    "Welch interval, effect size Cohen's d (pooled sd)"]
         only = set(sa[by].to_list()) ^ set(sb[by].to_list())
         if only:

@@ -238,3 +238,56 @@ def test_page_names_the_tests_run_and_prints_no_nan_minus_zero_or_threshold():
     for page in (text, same):
         assert not re.search(r"nan|<1e-4|(?<![\d.])-0(?:\.0+)?(?![\d.])", page)
     assert "n/a" in same                                        # undefined effect sizes say so
+
+
+def _two_seat_runs(runs: int, games: int, seed: int, luck_sd: float = 6.0, **kw) -> dict:
+    """``runs`` independent runs of a 4-player game where strategies x and y each fill two seats
+    of every game, and every seat of a game shares that game's luck (a normal score shift)."""
+    v = Variant(factions={"a": 1.0, "b": 1.0, "c": 1.0, "d": 1.0}, players=(4,), strategies=("x", "y"), **kw)
+    df = games_table(v, runs * games, seed=seed)
+    g = df["game"].to_numpy()
+    luck = np.random.default_rng(seed).normal(0, luck_sd, g.max() + 1)
+    df = df.with_columns(score=(df["score"] + np.round(luck[g])).cast(pl.Int32), run=pl.col("game") // games)
+    return df.partition_by("run", as_dict=True)
+
+
+def test_unpaired_rank_test_counts_games_not_seats_and_holds_its_level():
+    """A/A, 500 pairs of independent runs of 200 games, groups in two seats per game sharing the
+    game's luck: Mann-Whitney on per-game means rejects 5% of the time (scipy's test on the
+    independent units), the row-level test about 8% (seats treated as independent)."""
+    from analyses.compare import unpaired_rank_p
+    runs = _two_seat_runs(1000, 200, seed=41)
+    rej = rows = 0
+    for r in range(500):
+        a, b = runs[(2 * r,)], runs[(2 * r + 1,)]
+        rej += sum(p < 0.05 for p in unpaired_rank_p(a.lazy(), b.lazy(), "strategy", ["x", "y"]))
+        rows += sum(stats.mannwhitneyu(b.filter(pl.col("strategy") == s)["score"].to_numpy(),
+                                       a.filter(pl.col("strategy") == s)["score"].to_numpy()).pvalue < 0.05
+                    for s in ("x", "y"))
+    rate, se = rej / 1000, np.sqrt(0.05 * 0.95 / 1000)
+    assert abs(rate - 0.05) < 3 * se, rate
+    assert rows / 1000 > rate + 0.02, (rows / 1000, rate)
+
+
+def test_paired_rank_test_counts_games_not_seats_and_holds_its_level():
+    """A/A paired (common random numbers, half the games replayed with other noise), groups in two
+    seats per game: the Wilcoxon signed-rank test on per-game differences rejects 5% of the time;
+    it equals scipy's test on the per-game differences of the mean scores."""
+    from analyses.compare import paired_frame, paired_rank_p
+    rej, tests = 0, 0
+    base = _two_seat_runs(400, 150, seed=43, reshuffle=0.5)
+    other = _two_seat_runs(400, 150, seed=43, reshuffle=0.5, noise_key=1)
+    for r in range(400):
+        res = MemoryResults({"a": base[(r,)].with_columns(variant=pl.lit("a")),
+                             "b": other[(r,)].with_columns(variant=pl.lit("b"))})
+        lo, hi = r * 150, r * 150 + 149
+        j = paired_frame(Side(res, "a"), Side(res, "b"), "strategy", lo, hi)
+        ps = paired_rank_p(j, "strategy", ["x", "y"])
+        if r == 0:
+            d = j.filter(pl.col("strategy") == "x").sort("game").collect()
+            assert d.height == 150
+            assert ps[0] == pytest.approx(stats.wilcoxon(d["s_b"] - d["s"], zero_method="wilcox").pvalue)
+        rej += sum(p < 0.05 for p in ps)
+        tests += 2
+    rate, se = rej / tests, np.sqrt(0.05 * 0.95 / tests)
+    assert abs(rate - 0.05) < 3 * se, rate
