@@ -77,8 +77,11 @@ def games_needed(p0: float, delta: float = MIN_EDGE, m: int = 1, appearances_per
     P(|est| + z se < δ) = 2Φ(δ/se - z) - 1 = power, so rows = p0 q0 (z + z_{(1+power)/2})^2 / δ^2.
     ``out``: a group 2δ off (p1 = p0 + 2δ) reads "out of balance":
     Φ((2δ - δ)/se - z) = power, so rows = p1 q1 (z + z_power)^2 / δ^2.
-    Divided by how often the group appears per game; z = z_family(m, alpha).
+    Divided by how often the group appears per game; z = z_family(m, alpha). With δ = 0 no
+    number of games gives either answer: both are None.
     """
+    if delta <= 0:
+        return {"balanced": None, "out": None, "edge": delta, "power": power, "lines": m}
     z = z_family(m, alpha)
     p1 = min(p0 + 2 * delta, 1 - 1e-9)
     bal = p0 * (1 - p0) * (z + stats.norm.ppf((1 + power) / 2)) ** 2 / delta ** 2

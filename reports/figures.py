@@ -327,7 +327,8 @@ def end_reasons(table: pl.DataFrame, shared: dict, stamp: Stamp):
 
 def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, scale: float = 1.0,
            xlabel: str | None = None, sort: bool = True):
-    """Differences B - A per group with intervals; significant (Holm) coloured and starred."""
+    """Differences B - A per group with intervals; flagged rows (``significant``: a verdict's
+    'out of balance' / 'changed' when the table has a ``word``, else Holm) coloured and starred."""
     df = table.sort("diff") if sort else table.reverse()
     n = df.height
     fig, ax = plt.subplots(figsize=(10, max(3.5, 0.5 * n + 2)))
@@ -335,8 +336,9 @@ def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, sc
         c = (UP if r["diff"] > 0 else DOWN) if r["significant"] else NEUTRAL
         _errorbar(ax, scale * r["diff"], i, xerr=[[scale * (r["diff"] - r["lo"])], [scale * (r["hi"] - r["diff"])]],
                     fmt="o", color=c, capsize=4, ms=7, lw=2)
-        ax.annotate(f"{fmt.signed(r['diff'], 2, scale)} {fmt.interval(r['lo'], r['hi'], 2, scale)}  p_Holm "
-                    f"{fmt.p_value(r['p_holm'])}" + ("  *" if r["significant"] else ""),
+        said = r["word"] if r.get("word") else f"p_Holm {fmt.p_value(r['p_holm'])}"
+        ax.annotate(f"{fmt.signed(r['diff'], 2, scale)} {fmt.interval(r['lo'], r['hi'], 2, scale)}  {said}"
+                    + ("  *" if r["significant"] else ""),
                     (max(scale * r["hi"], 0), i), xytext=(6, 0), textcoords="offset points", va="center",
                     fontsize=8.5, color=c, bbox=LABEL_BOX)
     ax.axvline(0, color=REF, ls="--", lw=1.2)

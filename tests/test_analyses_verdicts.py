@@ -130,3 +130,14 @@ def test_feature_page_stars_are_the_verdict_pages_words():
     assert "one family with the rest of the page" in text[1]
     starred = [ln for ln in text if ln[:1] == "T" and ln[1:2].isdigit() and "*" in ln]     # table rows
     assert len(starred) == 1 and starred[0].startswith("T3 ")       # only the holders' win share, not its score
+
+
+def test_a_zero_min_edge_is_plain_significance_and_the_page_says_no_games_suffice():
+    """δ = 0 (--min-edge 0): nothing can read 'balanced' (the band is empty), so the games-needed
+    answer is 'none' instead of a division by zero; the page still prints."""
+    from reports.report import verdict_lines
+    assert verdicts.games_needed(1 / 3, 0.0)["balanced"] is None
+    m = metrics.compute(MemoryResults({"base": games_table(Variant(), 600)}), "base", with_ratings=False,
+                        features=[], min_edge=0.0)
+    assert verdicts.BALANCED not in {ln.word for ln in m.page.lines}
+    assert any("no number of games shows a group balanced" in t for t in verdict_lines(m.page))
