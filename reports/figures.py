@@ -354,7 +354,8 @@ def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, sc
 
 def feature_shift(table: pl.DataFrame, row: str, group: str, stamp: Stamp, title: str, level: float):
     """Change of each group's win rate when a value is in play: one panel per group, one row per
-    value (in the table's order), interval bars, Holm-significant coloured and starred."""
+    value (in the table's order), interval bars, flagged cells (the verdict page's 'out of
+    balance' when the table carries its ``word``, else Holm) coloured and starred."""
     groups = table[group].unique(maintain_order=True).to_list()
     rows = table[row].unique(maintain_order=True).to_list()
     n = len(rows)
@@ -385,8 +386,10 @@ def feature_shift(table: pl.DataFrame, row: str, group: str, stamp: Stamp, title
     axes[0][0].set_ylim(-0.7, n - 0.3)
     _finish(fig, stamp, title)
     fig.tight_layout(rect=(0, 0.07 if "\n" in stamp.text() else 0.04, 1, 0.9))
-    fig.text(0.01, 0.925, f"red: higher with the value in play, blue: lower (Holm over all {table.height} cells, "
-             f"{int(round(level * 100))}% level); grey: not significant; bars: intervals of the difference",
+    why = ("out of balance on the verdict page" if "word" in table.columns
+           else f"Holm over all {table.height} cells, {int(round(level * 100))}% level")
+    fig.text(0.01, 0.925, f"red: higher with the value in play, blue: lower ({why}); grey: not flagged; "
+             "bars: intervals of the difference",
              fontsize=9, color="0.25", ha="left", va="center")
     return fig
 
