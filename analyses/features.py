@@ -479,6 +479,9 @@ def _ci(x, lo, hi, signed: bool = False) -> str:
     return f"{f(x, 1, 100)} [{f(lo, 1, 100)}, {f(hi, 1, 100)}]"
 
 
+MARKS = {"out of balance": "[OUT]", "balanced": "[ OK]", "undecided": "[ ? ]"}    # as the verdict page's text
+
+
 def _label(value, players, multi: bool) -> str:
     return f"{value} ({players}p)" if multi else str(value)
 
@@ -493,7 +496,7 @@ def _page_verdict(fa: FeatureAnalysis) -> str:
            + f" {fmt.signed(r['diff'], 1, 100)} pp" for what, t in tables
            for r in t.filter(pl.col("significant")).iter_rows(named=True)]
     counts = (f"{(words == 'balanced').sum()} balanced within ±{d} pp, {(words == 'undecided').sum()} undecided, "
-              f"of {(words != '').sum()} lines on the verdict page (one family with the rest of the page)")
+              f"of {(words != '').sum()} lines on the verdict page; one family with the rest of the page")
     if not out:
         return f"No {fa.feature.name} value out of balance by more than {d} pp; {counts}."
     return f"{fa.feature.name} out of balance by more than {d} pp: " + "; ".join(out) + f" ({counts})."
@@ -538,8 +541,8 @@ def format_feature(fa: FeatureAnalysis) -> list[str]:
         lines.append("HOLDERS vs NON-HOLDERS in games with the value in play: win share % (ties split) with intervals, "
                      "difference in pp; mean score (points)")
         lines.append(f"{'value':<{w}}{'in play':>12}  {'held by':<10}{'holders':<18}{'others':<18}"
-                     f"{'holders - others':<19}"
-                     f"{'p Holm':>7}  {'score h':>7}{'o':>6}{'diff':>6}{'p Holm':>7}")
+                     f"{'holders - others':<21}"
+                     f"{'verdict' if page else 'p Holm':>7}  {'score h':>7}{'o':>6}{'diff':>6}{'p Holm':>13}")
         lines.append(f"{'':<{w}}{'':>12}  {'0/1/2.. %':<10}")
         hc = {(r["value"], r["players"], r["holders"]): r["share"] for r in fa.holder_counts.iter_rows(named=True)}
         for r in fa.holders.iter_rows(named=True):
@@ -550,9 +553,11 @@ def format_feature(fa: FeatureAnalysis) -> list[str]:
                          f"{100 * vt['share_in'][0]:>3.0f}%  "
                          f"{held:<10}{_ci(r['holder_rate'], r['holder_lo'], r['holder_hi']):<18}"
                          f"{_ci(r['other_rate'], r['other_lo'], r['other_hi']):<18}"
-                         f"{_ci(r['diff'], r['lo'], r['hi'], True):<19}{_ph(r['p_holm']):>7}"
+                         f"{_ci(r['diff'], r['lo'], r['hi'], True):<21}"
+                         f"{(MARKS.get(r['word'], fmt.NA) if page else _ph(r['p_holm'])):>7}"
                          f"{' *' if r['significant'] else '  '}{r['score_holder']:>7.1f}{r['score_other']:>6.1f}"
-                         f"{fmt.signed(r['score_diff'], 1):>6}{_ph(r['score_p_holm']):>7}{other_star(r['score_significant'])}")
+                         f"{fmt.signed(r['score_diff'], 1):>6}{fmt.p_value(r['score_p_holm']):>13}"
+                         f"{other_star(r['score_significant'])}")
         lines.append("")
     groups = fa.win_rates[fa.by].unique(maintain_order=True).to_list() if fa.win_rates.height else []
     lines.append(f"WIN RATE BY {fa.by.upper()}: in play minus not in play (pp; * = "
