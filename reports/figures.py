@@ -326,9 +326,10 @@ def end_reasons(table: pl.DataFrame, shared: dict, stamp: Stamp):
 
 
 def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, scale: float = 1.0,
-           xlabel: str | None = None, sort: bool = True):
+           xlabel: str | None = None, sort: bool = True, band: float | None = None):
     """Differences B - A per group with intervals; flagged rows (``significant``: a verdict's
-    'out of balance' / 'changed' when the table has a ``word``, else Holm) coloured and starred."""
+    'out of balance' / 'changed' when the table has a ``word``, else Holm) coloured and starred;
+    ``band``: dotted lines at ±band, the verdict's smallest change that matters."""
     df = table.sort("diff") if sort else table.reverse()
     n = df.height
     fig, ax = plt.subplots(figsize=(10, max(3.5, 0.5 * n + 2)))
@@ -342,9 +343,11 @@ def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, sc
                     (max(scale * r["hi"], 0), i), xytext=(6, 0), textcoords="offset points", va="center",
                     fontsize=8.5, color=c, bbox=LABEL_BOX)
     ax.axvline(0, color=REF, ls="--", lw=1.2)
+    for edge in ((-band, band) if band else ()):             # the smallest change that matters, ±δ
+        ax.axvline(scale * edge, color=REF, ls=":", lw=1)
     ax.set_yticks(range(n), [str(v) for v in df[by].to_list()])
     lo, hi = scale * df["lo"].min(), scale * df["hi"].max()
-    lo, hi = min(lo, 0), max(hi, 0)
+    lo, hi = min(lo, -scale * (band or 0)), max(hi, scale * (band or 0))
     span = max(hi - lo, 1e-6)
     ax.set_xlim(lo - 0.05 * span, hi + 0.9 * span)
     ax.set_xlabel(xlabel or f"B - A ({unit})")

@@ -425,8 +425,8 @@ def compare_report(comparison, sequential=None, out_dir=OUT, text: str | None = 
                       f"simultaneous {int(round(c.level * 100))}% intervals over the {c.wins.height} groups (one family)")
         w.add(f"win_rate_difference_by_{c.by}",
               F.forest(c.wins.with_columns(lo=pl.col("v_lo"), hi=pl.col("v_hi")), c.by, sim,
-                       f"Win rate change by {c.by} (B - A); coloured: changed by more than {d} pp",
-                       "percentage points", 100.0))
+                       f"Win rate change by {c.by} (B - A); coloured: changed by more than {d} pp (dotted)",
+                       "percentage points", 100.0, band=c.family.delta))
         w.add(f"win_rate_by_{c.by}", F.rates_side_by_side(c.wins, c.by, st, c.a.label, c.b.label))
         w.add(f"score_difference_by_{c.by}", F.forest(c.scores, c.by, st, f"Score change by {c.by} (B - A)",
                                                       "points"))
