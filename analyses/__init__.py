@@ -11,7 +11,7 @@ Reads only the common results schema (docs/results_schema.md); no plotting here 
 * ``balance``    the balance summary: the numbers of a report's detail page
 * ``verdicts``   the verdict page: out of balance / balanced within ±δ / undecided, one family per page
 * ``metrics``    every metric of one variant in one call (reports, ``summary``, ``bench``)
-* ``compare``    paired / unpaired comparison of two variants with Holm
+* ``compare``    paired / unpaired comparison of two variants: changed by more than δ / no change / undecided
 * ``sprt``, ``sequential``   sequential probability ratio tests and the round-by-round loop
 * ``sequential_oc``  the sequential comparison's error rates and average games, by simulation
 * ``sweep``      metrics against swept parameters

@@ -47,7 +47,8 @@ def register(subparsers) -> None:
     rep.add_argument("--no-ratings", action="store_true", help="skip the Plackett-Luce ratings")
     rep.set_defaults(func=cmd_report)
 
-    cmp_ = subparsers.add_parser("compare", help="compare variant B against A: paired tests, Holm, PDF + PNGs")
+    cmp_ = subparsers.add_parser("compare", help="compare variant B against A: paired tests, a verdict per group "
+                                 "about the smallest change that matters (--min-edge), PDF + PNGs")
     cmp_.add_argument("a", help="A (baseline): " + SOURCE_HELP)
     cmp_.add_argument("b", help="B (changed): same forms as A, e.g. experiments/x.toml:cheap_ships")
     _common(cmp_)
@@ -200,7 +201,7 @@ def cmd_compare(args) -> int:
         sides.append(Side(res, v, limit))
     by = args.by or balance.default_group(sides[0].lf)
     c = compare(sides[0], sides[1], by, paired=False if args.unpaired else None, score_test=args.score_test,
-                level=args.level)
+                level=args.level, min_edge=min_edge(args, sides[0].results))
     text = format_comparison(c)
     if seq_result is not None:
         from analyses.sequential import format_sequential

@@ -16,9 +16,17 @@ Tests, per value of ``by`` (faction, seat, strategy, ...), B minus A:
 * win rate, unpaired: two-proportion z-test with Newcombe's hybrid score interval.
 * score, paired: paired t-test (default) or Wilcoxon signed-rank, t interval, effect size d_z.
 * score, unpaired: Welch's t-test (default) or Mann-Whitney U, Welch interval, Cohen's d.
+* every score test counts a game once: a group's mean score per game (paired: its difference),
+  never its rows, since the seats of one game share that game's luck.
 
-Holm's correction runs across the groups compared, separately for win rate and for score, and
-the output says so. Per-game quantities (turns, rounds, mean score, score spread, margin of victory, shared-win rate)
+Verdicts (one family per comparison): each group's win-rate change B - A gets one of three
+words about the smallest change that matters, δ (``--min-edge`` or the A experiment's
+``[analysis] min_edge``): **changed by more than δ** (its simultaneous interval lies beyond ±δ),
+**no change of δ or more** (inside ±δ, an equivalence test), or **undecided** (with the games
+that would decide it). The intervals are Bonferroni-simultaneous over the groups compared, as
+on a report's verdict page (``analyses.verdicts``), so the chance that any word of the
+comparison is wrong is at most 1 - level. Scores (points, no δ) keep Holm's correction within
+their own table, outside the family. Per-game quantities (turns, rounds, mean score, score spread, margin of victory, shared-win rate)
 are compared too, outside the families.
 """
 from __future__ import annotations
@@ -33,7 +41,7 @@ from scipy import stats
 
 from analyses.intervals import (holm, newcombe_paired, newcombe_unpaired, t_interval, two_proportion_z,
                                 welch_interval)
-from analyses import fmt, scores as scores_mod
+from analyses import fmt, scores as scores_mod, verdicts
 from analyses.load import Results
 from sim.core.errors import InputError
 
@@ -79,6 +87,37 @@ class Comparison:
     level: float
     methods: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    family: verdicts.VerdictPage | None = None      # the win-rate verdicts, one line per group
+
+
+CHANGED, NO_CHANGE = "changed", "no change"
+WORDS = {verdicts.OUT: CHANGED, verdicts.BALANCED: NO_CHANGE, verdicts.UNDECIDED: verdicts.UNDECIDED}
+
+
+def decide_changes(wins: pl.DataFrame, by: str, level: float, delta: float, games: int):
+    """The comparison's verdicts: each group's win-rate change, one family (``analyses.verdicts``).
+
+    The standard error is recovered from the width of the group's own interval (its test's,
+    at ``level``); a zero width (identical sides) is a sure zero change. Returns the wins table
+    with ``word`` (``WORDS``), ``v_lo``/``v_hi`` (simultaneous interval), ``p_claim``,
+    ``games_to_decide`` and ``significant`` = changed, and the family."""
+    zl = stats.norm.ppf(0.5 + level / 2)
+    lines = [verdicts.Line("win rate B - A", str(r[by]), r["diff"], (r["hi"] - r["lo"]) / (2 * zl), int(r["n"]))
+             for r in wins.iter_rows(named=True)]
+    ok = [ln for ln in lines if math.isfinite(ln.se) and math.isfinite(ln.estimate)]
+    family = verdicts.decide_page(ok, games, delta, 1 - level)
+    got = {ln.group: ln for ln in family.lines}
+    cols = {"word": [], "v_lo": [], "v_hi": [], "p_claim": [], "games_to_decide": []}
+    for ln in lines:
+        d = got.get(ln.group)
+        cols["word"].append(WORDS[d.word] if d else fmt.NA)
+        cols["v_lo"].append(d.lo if d else float("nan"))
+        cols["v_hi"].append(d.hi if d else float("nan"))
+        cols["p_claim"].append(d.p if d else float("nan"))
+        cols["games_to_decide"].append(d.games_to_decide if d else None)
+    out = wins.with_columns(*(pl.Series(k, v, dtype=pl.Int64 if k == "games_to_decide" else None)
+                              for k, v in cols.items()))
+    return out.with_columns(significant=pl.col("word") == CHANGED), family
 
 
 def check_comparable(a: Side, b: Side) -> tuple[bool, str, tuple[int, int]]:
@@ -140,6 +179,34 @@ def _unpaired_stats(lf: pl.LazyFrame, by: str) -> pl.DataFrame:
     return cm.join(rows, on=by).select(by, "n", "games", "w", "s", "s_sd", "s_var").sort(by)
 
 
+def game_scores(lf: pl.LazyFrame, by: str) -> dict:
+    """Per group: its mean score in each game it plays, one value per game (games in order)."""
+    per = (lf.group_by([by, "variant", "game"]).agg(s=pl.col("score").cast(pl.Float64).mean())
+           .sort([by, "variant", "game"]).collect())
+    return {k[0]: part["s"].to_numpy() for k, part in per.group_by([by], maintain_order=True)}
+
+
+def unpaired_rank_p(lf_a: pl.LazyFrame, lf_b: pl.LazyFrame, by: str, groups: list) -> list:
+    """Mann-Whitney U p-values per group, B against A, on the group's per-game mean scores.
+
+    Why games, not rows: the seats a group fills in one game share that game's luck (length,
+    tempo), so rows are not independent draws and a rank test on rows raises false alarms
+    (6.6% at a nominal 5% in the A/A test of tests/test_analyses_compare.py, 3.7% on games)."""
+    va, vb = game_scores(lf_a, by), game_scores(lf_b, by)
+    return [float(stats.mannwhitneyu(vb[g], va[g]).pvalue) for g in groups]
+
+
+def paired_rank_p(j: pl.LazyFrame, by: str, groups: list) -> list:
+    """Wilcoxon signed-rank p-values per group on the per-game differences of the group's mean
+    score (``paired_frame``: one row per game and group), so seats of one game count once."""
+    d = j.select(by, (pl.col("s_b") - pl.col("s")).alias("d")).collect()
+    out = []
+    for g in groups:
+        x = d.filter(pl.col(by) == g)["d"].to_numpy()
+        out.append(float(stats.wilcoxon(x, zero_method="wilcox").pvalue) if np.any(x != 0) else 1.0)
+    return out
+
+
 def _finish(df: pl.DataFrame, level: float, p_col: str = "p") -> pl.DataFrame:
     p_holm = holm(df[p_col].to_numpy())
     return df.with_columns(p_holm=pl.Series(p_holm), significant=pl.Series(p_holm < 1 - level))
@@ -186,21 +253,18 @@ def _paired_tables(st: pl.DataFrame, by: str, level: float, score_test: str, j: 
             p.append(float(2 * stats.t.sf(abs(tt), n[i] - 1)) if n[i] > 1 else float("nan"))
             lo.append(diff[i] - tq[i] * se[i]); hi.append(diff[i] + tq[i] * se[i])
             method.append("paired t (several seats)" if st["multi"][i] else "paired t (shared wins)")
-    wins = _finish(pl.DataFrame({by: groups, "n": st["n"], "rate_a": st["rate_a"], "rate_b": st["rate_b"],
-                                 "diff": diff, "lo": lo, "hi": hi, "p": p, "test": method,
-                                 "discordant": (oa + ob).astype(np.int64), "several_seats": st["multi"],
-                                 "game_a": st["game_a"], "game_b": st["game_b"]}), level)
+    wins = pl.DataFrame({by: groups, "n": st["n"], "rate_a": st["rate_a"], "rate_b": st["rate_b"],
+                         "diff": diff, "lo": lo, "hi": hi, "p": p, "test": method,
+                         "discordant": (oa + ob).astype(np.int64), "several_seats": st["multi"],
+                         "game_a": st["game_a"], "game_b": st["game_b"]})
     dmean, dsd = st["ds_mean"].to_numpy(), st["ds_sd"].to_numpy()
     slo, shi = t_interval(dmean, dsd, n, level)
     with np.errstate(invalid="ignore", divide="ignore"):
         tstat = dmean / (dsd / np.sqrt(n))
         dz = dmean / dsd
     if score_test == "wilcoxon":
-        sp = []
-        for g in groups:
-            d = (j.filter(pl.col(by) == g).select(pl.col("s_b") - pl.col("s")).collect().to_series().to_numpy())
-            sp.append(float(stats.wilcoxon(d, zero_method="wilcox").pvalue) if np.any(d != 0) else 1.0)
-        sname = "Wilcoxon signed-rank"
+        sp = paired_rank_p(j, by, groups)
+        sname = "Wilcoxon signed-rank (one difference per game)"
     else:
         sp = np.where(np.isfinite(tstat), 2 * stats.t.sf(np.abs(np.nan_to_num(tstat)), np.maximum(n - 1, 1)), 1.0)
         sname = "paired t"
@@ -218,12 +282,11 @@ def _unpaired_tables(sa: pl.DataFrame, sb: pl.DataFrame, by: str, level: float, 
     xa, xb = j["w"].to_numpy(), j["w_b"].to_numpy()
     lo, hi = newcombe_unpaired(xb, nb, xa, na, level)
     _z, p = two_proportion_z(xb, nb, xa, na)
-    wins = _finish(pl.DataFrame({by: groups, "n": j["n"], "n_b": j["n_b"], "rate_a": xa / na, "rate_b": xb / nb,
-                                 "diff": xb / nb - xa / na, "lo": lo, "hi": hi, "p": p,
-                                 "test": ["two-proportion z"] * len(groups),
-                                 "several_seats": (j["n"] > j["games"]) | (j["n_b"] > j["games_b"]),
-                                 "game_a": xa / j["games"].to_numpy(), "game_b": xb / j["games_b"].to_numpy()}),
-                     level)
+    wins = pl.DataFrame({by: groups, "n": j["n"], "n_b": j["n_b"], "rate_a": xa / na, "rate_b": xb / nb,
+                         "diff": xb / nb - xa / na, "lo": lo, "hi": hi, "p": p,
+                         "test": ["two-proportion z"] * len(groups),
+                         "several_seats": (j["n"] > j["games"]) | (j["n_b"] > j["games_b"]),
+                         "game_a": xa / j["games"].to_numpy(), "game_b": xb / j["games_b"].to_numpy()})
     ma, mb, sda, sdb = j["s"].to_numpy(), j["s_b"].to_numpy(), j["s_sd"].to_numpy(), j["s_sd_b"].to_numpy()
     # Welch on the game-clustered variances: sd_eff^2 / games = s_var, with games - 1 df per side
     ga, gb = j["games"].to_numpy().astype(float), j["games_b"].to_numpy().astype(float)
@@ -233,12 +296,8 @@ def _unpaired_tables(sa: pl.DataFrame, sb: pl.DataFrame, by: str, level: float, 
         pooled_sd = np.sqrt(((na - 1) * sda ** 2 + (nb - 1) * sdb ** 2) / (na + nb - 2))
         d = (mb - ma) / pooled_sd
     if score_test == "wilcoxon":
-        sp = []
-        for g in groups:
-            va = a.lf.filter(pl.col(by) == g).select("score").collect().to_series().to_numpy()
-            vb = b.lf.filter(pl.col(by) == g).select("score").collect().to_series().to_numpy()
-            sp.append(float(stats.mannwhitneyu(vb, va).pvalue))
-        sname = "Mann-Whitney U"
+        sp = unpaired_rank_p(a.lf, b.lf, by, groups)
+        sname = "Mann-Whitney U (one mean per game)"
     else:
         sp = [float(stats.ttest_ind_from_stats(mb[i], eb[i], gb[i], ma[i], ea[i], ga[i], equal_var=False).pvalue)
               for i in range(len(groups))]
@@ -307,8 +366,9 @@ def _pairing_gain(a: Side, b: Side, by: str, lo: int, hi: int, level: float, win
 
 
 def compare(a: Side, b: Side, by: str, paired: bool | None = None, score_test: str = "t",
-            level: float = 0.95) -> Comparison:
-    """Compare B against A per value of ``by``; ``paired=None`` pairs whenever possible."""
+            level: float = 0.95, min_edge: float = verdicts.MIN_EDGE) -> Comparison:
+    """Compare B against A per value of ``by``; ``paired=None`` pairs whenever possible;
+    ``min_edge``: the smallest win-rate change that matters (δ of the verdicts, a fraction)."""
     can_pair, reason, (lo, hi) = check_comparable(a, b)
     for side in (a, b):
         if by not in side.lf.collect_schema():
@@ -332,24 +392,29 @@ def compare(a: Side, b: Side, by: str, paired: bool | None = None, score_test: s
                     .join(b.lf.filter(pl.col("seat") == 0).select("game"), on="game").select(pl.len())
                     .collect().item())
         methods = [_win_methods(wins),
-                   f"score: {'Wilcoxon signed-rank test' if score_test == 'wilcoxon' else 'paired t-test'}, "
+                   f"score: {'Wilcoxon signed-rank test on per-game differences' if score_test == 'wilcoxon' else 'paired t-test'}, "
                    "t interval of the mean difference, effect size d_z = mean/sd of differences"]
     else:
         sa, sb = _unpaired_stats(a.lf, by), _unpaired_stats(b.lf, by)
         wins, scores = _unpaired_tables(sa, sb, by, level, score_test, a, b)
         pairs = 0
         methods = ["win rate per seat: two-proportion z-test, Newcombe hybrid score interval",
-                   f"score: {'Mann-Whitney U test' if score_test == 'wilcoxon' else 'Welch t-test'}, "
+                   f"score: {'Mann-Whitney U test on per-game means' if score_test == 'wilcoxon' else 'Welch t-test'}, "
                    "Welch interval, effect size Cohen's d (pooled sd)"]
         only = set(sa[by].to_list()) ^ set(sb[by].to_list())
         if only:
             notes.append(f"not in both: {', '.join(map(str, sorted(only)))}")
+    wins, family = decide_changes(wins, by, level, min_edge,
+                                  pairs if use_pair else a.info.games + b.info.games)
     k = wins.height
-    methods.append(f"Holm correction across the {k} {by} values compared, separately for win rate and "
-                   f"score, at the {int(round(level * 100))}% level; B - A everywhere")
+    lv = int(round(level * 100))
+    methods.append(f"verdicts: the {k} {by} values compared are one family: simultaneous {lv}% intervals of the "
+                   f"win-rate change (Bonferroni, each at {100 - (100 - lv) / max(k, 1):.2f}%), so the chance that "
+                   f"any word is wrong is at most {100 - lv}%; score: Holm correction across the {k} values "
+                   "(its own table, outside the family); B - A everywhere")
     length = _length_table(a, b, use_pair, lo, hi, level)
     return Comparison(a, b, by, use_pair, reason, a.info.games, b.info.games, pairs, wins, scores, length,
-                      level, methods, notes)
+                      level, methods, notes, family)
 
 
 def _win_methods(wins: pl.DataFrame) -> str:
@@ -376,6 +441,41 @@ def _gain(x: float) -> str:
     return f"{x:.1f}x" if math.isfinite(x) else "unboundedly more (paired differences all zero)"
 
 
+def verdict_lines(c: Comparison) -> list:
+    """The comparison's verdict in words: a headline and one line per group, largest change first."""
+    d = fmt.number(c.family.delta, 1, 100)
+    unit = "paired games" if c.paired else "games in all (A + B)"
+    items = []
+    for ln in c.family.lines:
+        est = f"{fmt.signed(ln.estimate, 1, 100)} pp {fmt.interval(ln.lo, ln.hi, 1, 100)}"
+        if ln.word == verdicts.OUT:
+            items.append(f"[CHANGED] {ln.group}: changed by more than {d} pp, {est} (comparison-corrected p "
+                         f"{fmt.p_value(ln.p)})")
+        elif ln.word == verdicts.BALANCED:
+            items.append(f"[  SAME ] {ln.group}: no change of {d} pp or more, {est} (comparison-corrected p "
+                         f"{fmt.p_value(ln.p)})")
+        else:
+            more = (f"about {ln.games_to_decide:,} {unit} would decide it" if ln.games_to_decide
+                    else f"sits on the ±{d} pp edge: far more games needed")
+            items.append(f"[   ?   ] {ln.group}: undecided, {est}; {more}")
+    changed = [ln.group for ln in c.family.lines if ln.word == verdicts.OUT]
+    undecided = sum(ln.word == verdicts.UNDECIDED for ln in c.family.lines)
+    if changed:
+        head = f"B changes the win rate of {', '.join(changed)} by more than {d} pp."
+    elif not undecided:
+        head = f"B changes no {c.by}'s win rate by {d} pp or more (all {len(c.family.lines)} decided)."
+    else:
+        head = (f"No {c.by}'s win rate shown changed by more than {d} pp; {undecided} of {len(c.family.lines)} "
+                "undecided (more games would tell).")
+    return [f"VERDICT: {head}"] + items + [
+        f"(win rate per seat, B - A; [interval] = simultaneous {int(round(c.level * 100))}% interval over the "
+        f"{len(c.family.lines)} {c.by} values, one family; ±{d} pp = the smallest change that matters, --min-edge)"]
+
+
+def _word_text(word: str, d: str) -> str:
+    return {CHANGED: f"changed by > {d} pp", NO_CHANGE: f"no change of {d} pp+"}.get(word, word)
+
+
 def format_comparison(c: Comparison) -> str:
     """The comparison as plain text: what was compared, how, and the per-group tables."""
     a, b = c.a, c.b
@@ -384,16 +484,22 @@ def format_comparison(c: Comparison) -> str:
              f"B = {b.label} ({c.games_b:,} games, config {b.info.config_hash})",
              f"{'paired' if c.paired else 'unpaired'}: {c.pairing}"
              + (f"; {c.pairs:,} paired games" if c.paired else "")]
+    lines.append("")
+    lines += verdict_lines(c)
+    lines.append("")
     lines += [f"method: {m}" for m in c.methods] + [f"note: {n}" for n in c.notes]
     lines.append("")
-    lines.append(f"win rate per seat by {c.by} (win shares / seats, percentage points, B - A)")
-    head = f"{c.by:<20} {'n':>8} {'A %':>7} {'B %':>7} {'B-A pp':>8} {'95% interval':>18} {'p':>8} {'p Holm':>8}"
+    lv = int(round(c.level * 100))
+    d = fmt.number(c.family.delta, 1, 100)
+    lines.append(f"win rate per seat by {c.by} (win shares / seats, percentage points, B - A; {lv}% interval and p "
+                 "of each group's own test; the verdict uses the simultaneous interval above)")
+    head = (f"{c.by:<20} {'n':>8} {'A %':>7} {'B %':>7} {'B-A pp':>8} {f'{lv}% interval':>18} {'p':>8}  "
+            f"{'verdict':<24}")
     lines.append(head)
     for r in c.wins.iter_rows(named=True):
-        star = " *" if r["significant"] else ""
         lines.append(f"{str(r[c.by]):<20} {r['n']:>8,} {N(r['rate_a'], 2, 100):>7} {N(r['rate_b'], 2, 100):>7} "
                      f"{S(r['diff'], 2, 100):>8} {I(r['lo'], r['hi'], 2, 100):>18} "
-                     f"{P(r['p']):>8} {P(r['p_holm']):>8}{star:<2}  {r['test']}")
+                     f"{P(r['p']):>8}  {_word_text(r['word'], d):<24}{r['test']}")
     multi = c.wins.filter(pl.col("several_seats"))
     if multi.height:
         lines.append(f"wins the game (share of games some seat of the {c.by} wins; it fills several seats): "
@@ -404,10 +510,9 @@ def format_comparison(c: Comparison) -> str:
     lines.append(f"{c.by:<20} {'n':>8} {'A':>8} {'B':>8} {'B-A':>8} {'95% interval':>18} {'effect':>7} "
                  f"{'p':>8} {'p Holm':>8}")
     for r in c.scores.iter_rows(named=True):
-        star = " *" if r["significant"] else ""
         lines.append(f"{str(r[c.by]):<20} {r['n']:>8,} {N(r['mean_a']):>8} {N(r['mean_b']):>8} {S(r['diff']):>8} "
                      f"{I(r['lo'], r['hi']):>18} {S(r['effect'], 3):>7} {P(r['p']):>8} "
-                     f"{P(r['p_holm']):>8}{star}")
+                     f"{P(r['p_holm']):>8}")
     if c.paired and "gain" in c.wins.columns:
         gw, gs = c.wins["gain"].drop_nans().median(), c.scores["gain"].drop_nans().median()
         if gw is not None and gs is not None:
@@ -415,12 +520,13 @@ def format_comparison(c: Comparison) -> str:
                          f"{_gain(gs)} (score) as many games for intervals this narrow (median over groups, "
                          "same games, same quantities)")
     lines.append("")
-    lines.append("per game (B - A; not in the Holm families; after tie-breaks): length, mean score, "
+    lines.append("per game (B - A; outside the verdict family and the score table's Holm; after tie-breaks): "
+                 "length, mean score, "
                  "spread = best - worst, margin = winner's score - best non-winner's (0 when shared), "
                  "shared_win = share of games with a shared win, tie_broken = share won on a tie-break")
     for r in c.length.iter_rows(named=True):
         d = 4 if r["measure"] in ("shared_win", "tie_broken") else 2
         lines.append(f"{r['measure']:<20} {r['n']:>8,} {N(r['mean_a'], d):>8} {N(r['mean_b'], d):>8} "
                      f"{S(r['diff'], d):>8} {I(r['lo'], r['hi'], d):>18} {P(r['p']):>8}  ({r['test']})")
-    lines.append("* significant after Holm correction")
+    lines.append("p Holm (score): Holm within the score table; points have no ±δ and are outside the verdict family")
     return "\n".join(lines)

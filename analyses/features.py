@@ -135,6 +135,8 @@ class FeatureAnalysis:
     margins: pl.DataFrame                 # (d) margin / spread with vs without
     methods: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    delta: float | None = None            # set when a verdict page decided the tables (analyses.metrics):
+    #                                       then win_rates/holders carry its ``word``, ``significant`` = out
 
     def flagged(self) -> dict:
         """Significant findings: {'holders': [values], 'win_rates': [(value, group)], 'margins': [...]}."""
@@ -477,12 +479,34 @@ def _ci(x, lo, hi, signed: bool = False) -> str:
     return f"{f(x, 1, 100)} [{f(lo, 1, 100)}, {f(hi, 1, 100)}]"
 
 
+MARKS = {"out of balance": "[OUT]", "balanced": "[ OK]", "undecided": "[ ? ]"}    # as the verdict page's text
+
+
 def _label(value, players, multi: bool) -> str:
     return f"{value} ({players}p)" if multi else str(value)
 
 
+def _page_verdict(fa: FeatureAnalysis) -> str:
+    """The verdict page's words about this feature's lines (win rates in play, holders)."""
+    d = fmt.number(fa.delta, 1, 100)
+    multi = fa.values["players"].n_unique() > 1
+    tables = [("in play", fa.win_rates)] + ([("holders", fa.holders)] if fa.holders is not None else [])
+    words = pl.concat([t.select("word") for _, t in tables])["word"]
+    out = [f"{_label(r['value'], r['players'], multi)} " + (f"in play: {r[fa.by]}" if what == "in play" else "holders")
+           + f" {fmt.signed(r['diff'], 1, 100)} pp" for what, t in tables
+           for r in t.filter(pl.col("significant")).iter_rows(named=True)]
+    counts = (f"{(words == 'balanced').sum()} balanced within ±{d} pp, {(words == 'undecided').sum()} undecided, "
+              f"of {(words != '').sum()} lines on the verdict page; one family with the rest of the page")
+    if not out:
+        return f"No {fa.feature.name} value out of balance by more than {d} pp; {counts}."
+    return f"{fa.feature.name} out of balance by more than {d} pp: " + "; ".join(out) + f" ({counts})."
+
+
 def verdict(fa: FeatureAnalysis) -> str:
-    """One line: which values shift the outcome after Holm."""
+    """One line: which values shift the outcome, in the verdict page's words when a page
+    decided the feature, else after this analysis' own Holm families."""
+    if fa.delta is not None:
+        return _page_verdict(fa)
     parts = []
     multi = fa.values["players"].n_unique() > 1
     if fa.holders is not None:
@@ -506,13 +530,19 @@ def format_feature(fa: FeatureAnalysis) -> list[str]:
              + (f", held: {fa.feature.held_prefix}<slot>" if fa.feature.held_prefix else "")
              + f"; slots {', '.join(fa.slots)}; {len(values)} values; {fa.games:,} games)", verdict(fa), ""]
     w = max([len(_label(v, p, multi)) for v, p in fa.values.select("value", "players").iter_rows()] + [6]) + 2
+    page = fa.delta is not None           # stars: the verdict page's "out of balance"; else this table's Holm
+    if page:
+        lines += [f"* = out of balance by more than {fmt.number(fa.delta, 1, 100)} pp on the verdict page (one "
+                  "family: the whole page); points (scores, margins) are not on the page: their p Holm is within "
+                  "their own table and carries no star", ""]
+    other_star = (lambda flag: "  ") if page else (lambda flag: " *" if flag else "  ")
     if fa.holders is not None:
         kmax = int(fa.holder_counts["holders"].max()) if fa.holder_counts.height else 2
         lines.append("HOLDERS vs NON-HOLDERS in games with the value in play: win share % (ties split) with intervals, "
                      "difference in pp; mean score (points)")
         lines.append(f"{'value':<{w}}{'in play':>12}  {'held by':<10}{'holders':<18}{'others':<18}"
-                     f"{'holders - others':<19}"
-                     f"{'p Holm':>7}  {'score h':>7}{'o':>6}{'diff':>6}{'p Holm':>7}")
+                     f"{'holders - others':<21}"
+                     f"{'verdict' if page else 'p Holm':>7}  {'score h':>7}{'o':>6}{'diff':>6}{'p Holm':>13}")
         lines.append(f"{'':<{w}}{'':>12}  {'0/1/2.. %':<10}")
         hc = {(r["value"], r["players"], r["holders"]): r["share"] for r in fa.holder_counts.iter_rows(named=True)}
         for r in fa.holders.iter_rows(named=True):
@@ -523,13 +553,16 @@ def format_feature(fa: FeatureAnalysis) -> list[str]:
                          f"{100 * vt['share_in'][0]:>3.0f}%  "
                          f"{held:<10}{_ci(r['holder_rate'], r['holder_lo'], r['holder_hi']):<18}"
                          f"{_ci(r['other_rate'], r['other_lo'], r['other_hi']):<18}"
-                         f"{_ci(r['diff'], r['lo'], r['hi'], True):<19}{_ph(r['p_holm']):>7}"
+                         f"{_ci(r['diff'], r['lo'], r['hi'], True):<21}"
+                         f"{(MARKS.get(r['word'], fmt.NA) if page else _ph(r['p_holm'])):>7}"
                          f"{' *' if r['significant'] else '  '}{r['score_holder']:>7.1f}{r['score_other']:>6.1f}"
-                         f"{fmt.signed(r['score_diff'], 1):>6}{_ph(r['score_p_holm']):>7}{' *' if r['score_significant'] else ''}")
+                         f"{fmt.signed(r['score_diff'], 1):>6}{fmt.p_value(r['score_p_holm']):>13}"
+                         f"{other_star(r['score_significant'])}")
         lines.append("")
     groups = fa.win_rates[fa.by].unique(maintain_order=True).to_list() if fa.win_rates.height else []
-    lines.append(f"WIN RATE BY {fa.by.upper()}: in play minus not in play (pp; * = Holm-significant over all "
-                 f"{fa.win_rates.height} cells)")
+    lines.append(f"WIN RATE BY {fa.by.upper()}: in play minus not in play (pp; * = "
+                 + ("out of balance on the verdict page)" if page else
+                    f"Holm-significant over all {fa.win_rates.height} cells)"))
     gw = max([len(str(g)) for g in groups] + [7]) + 2
     lines.append(f"{'value':<{w}}{'games in':>9}" + "".join(f"{str(g)[:gw - 1]:>{gw}}" for g in groups))
     cells = {(r["value"], r["players"], r[fa.by]): r for r in fa.win_rates.iter_rows(named=True)}
@@ -552,7 +585,7 @@ def format_feature(fa: FeatureAnalysis) -> list[str]:
             c = mt[(r["value"], r["players"], m)]
             line += (f"{fmt.number(c['mean_in']):>10}{fmt.number(c['mean_out']):>7}{fmt.signed(c['diff']):>7} "
                      f"[{fmt.signed(c['lo']):>6},{fmt.signed(c['hi']):>6}]"
-                     f"{_ph(c['p_holm']):>7}{' *' if c['significant'] else '  '}")
+                     f"{_ph(c['p_holm']):>7}{other_star(c['significant'])}")
         lines.append(line)
     lines.append("")
     lines += [f"method: {m}" for m in fa.methods] + [f"note: {n}" for n in fa.notes]

@@ -69,6 +69,13 @@ def verdict_page(m: "Metrics", lf: pl.LazyFrame, min_edge: float, synthetic: boo
     m.strategies = _mark(m.strategies, pl.concat_str(pl.lit("strategy\t"), pl.col("strategy")),
                          {f"{q}\t{g}": w for (q, g), w in words.items()})
     m.summary.first_player = m.by_seat.filter(pl.col("seat") == 0)
+    for fa in m.features:
+        for question, table, label in verdicts.feature_questions(fa):
+            t = getattr(fa, table)
+            w = [words.get((question, label(r)), "") for r in t.iter_rows(named=True)]
+            setattr(fa, table, t.with_columns(word=pl.Series(w, dtype=pl.String),
+                                              significant=pl.Series([x == verdicts.OUT for x in w])))
+        fa.delta = min_edge
     return page
 
 

@@ -77,8 +77,11 @@ def games_needed(p0: float, delta: float = MIN_EDGE, m: int = 1, appearances_per
     P(|est| + z se < δ) = 2Φ(δ/se - z) - 1 = power, so rows = p0 q0 (z + z_{(1+power)/2})^2 / δ^2.
     ``out``: a group 2δ off (p1 = p0 + 2δ) reads "out of balance":
     Φ((2δ - δ)/se - z) = power, so rows = p1 q1 (z + z_power)^2 / δ^2.
-    Divided by how often the group appears per game; z = z_family(m, alpha).
+    Divided by how often the group appears per game; z = z_family(m, alpha). With δ = 0 no
+    number of games gives either answer: both are None.
     """
+    if delta <= 0:
+        return {"balanced": None, "out": None, "edge": delta, "power": power, "lines": m}
     z = z_family(m, alpha)
     p1 = min(p0 + 2 * delta, 1 - 1e-9)
     bal = p0 * (1 - p0) * (z + stats.norm.ppf((1 + power) / 2)) ** 2 / delta ** 2
@@ -206,10 +209,16 @@ def page_lines(by: str, rates: pl.DataFrame, by_seat: pl.DataFrame, strategies: 
     if strategies is not None:
         lines += win_rate_lines("strategy", strategies, "strategy")
     for fa in features:
-        name = fa.feature.name
-        lines += effect_lines(f"{name} in play", fa.win_rates,
-                              lambda r, b=fa.by: f"{r['value']}: {r[b]} ({r['players']}p)", level)
-        if fa.holders is not None:
-            lines += effect_lines(f"holding a {name}", fa.holders,
-                                  lambda r: f"{r['value']} holder ({r['players']}p)", level)
+        for question, table, label in feature_questions(fa):
+            lines += effect_lines(question, getattr(fa, table), label, level)
     return lines
+
+
+def feature_questions(fa) -> list:
+    """(question, table attribute, row label) of each table of a feature that is on the page:
+    the win-rate change with a value in play and, when held, the holders' advantage."""
+    name = fa.feature.name
+    out = [(f"{name} in play", "win_rates", lambda r, b=fa.by: f"{r['value']}: {r[b]} ({r['players']}p)")]
+    if fa.holders is not None:
+        out.append((f"holding a {name}", "holders", lambda r: f"{r['value']} holder ({r['players']}p)"))
+    return out

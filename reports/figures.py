@@ -326,8 +326,10 @@ def end_reasons(table: pl.DataFrame, shared: dict, stamp: Stamp):
 
 
 def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, scale: float = 1.0,
-           xlabel: str | None = None, sort: bool = True):
-    """Differences B - A per group with intervals; significant (Holm) coloured and starred."""
+           xlabel: str | None = None, sort: bool = True, band: float | None = None):
+    """Differences B - A per group with intervals; flagged rows (``significant``: a verdict's
+    'out of balance' / 'changed' when the table has a ``word``, else Holm) coloured and starred;
+    ``band``: dotted lines at ±band, the verdict's smallest change that matters."""
     df = table.sort("diff") if sort else table.reverse()
     n = df.height
     fig, ax = plt.subplots(figsize=(10, max(3.5, 0.5 * n + 2)))
@@ -335,14 +337,17 @@ def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, sc
         c = (UP if r["diff"] > 0 else DOWN) if r["significant"] else NEUTRAL
         _errorbar(ax, scale * r["diff"], i, xerr=[[scale * (r["diff"] - r["lo"])], [scale * (r["hi"] - r["diff"])]],
                     fmt="o", color=c, capsize=4, ms=7, lw=2)
-        ax.annotate(f"{fmt.signed(r['diff'], 2, scale)} {fmt.interval(r['lo'], r['hi'], 2, scale)}  p_Holm "
-                    f"{fmt.p_value(r['p_holm'])}" + ("  *" if r["significant"] else ""),
+        said = r["word"] if r.get("word") else f"p_Holm {fmt.p_value(r['p_holm'])}"
+        ax.annotate(f"{fmt.signed(r['diff'], 2, scale)} {fmt.interval(r['lo'], r['hi'], 2, scale)}  {said}"
+                    + ("  *" if r["significant"] else ""),
                     (max(scale * r["hi"], 0), i), xytext=(6, 0), textcoords="offset points", va="center",
                     fontsize=8.5, color=c, bbox=LABEL_BOX)
     ax.axvline(0, color=REF, ls="--", lw=1.2)
+    for edge in ((-band, band) if band else ()):             # the smallest change that matters, ±δ
+        ax.axvline(scale * edge, color=REF, ls=":", lw=1)
     ax.set_yticks(range(n), [str(v) for v in df[by].to_list()])
     lo, hi = scale * df["lo"].min(), scale * df["hi"].max()
-    lo, hi = min(lo, 0), max(hi, 0)
+    lo, hi = min(lo, -scale * (band or 0)), max(hi, scale * (band or 0))
     span = max(hi - lo, 1e-6)
     ax.set_xlim(lo - 0.05 * span, hi + 0.9 * span)
     ax.set_xlabel(xlabel or f"B - A ({unit})")
@@ -352,7 +357,8 @@ def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, sc
 
 def feature_shift(table: pl.DataFrame, row: str, group: str, stamp: Stamp, title: str, level: float):
     """Change of each group's win rate when a value is in play: one panel per group, one row per
-    value (in the table's order), interval bars, Holm-significant coloured and starred."""
+    value (in the table's order), interval bars, flagged cells (the verdict page's 'out of
+    balance' when the table carries its ``word``, else Holm) coloured and starred."""
     groups = table[group].unique(maintain_order=True).to_list()
     rows = table[row].unique(maintain_order=True).to_list()
     n = len(rows)
@@ -383,8 +389,10 @@ def feature_shift(table: pl.DataFrame, row: str, group: str, stamp: Stamp, title
     axes[0][0].set_ylim(-0.7, n - 0.3)
     _finish(fig, stamp, title)
     fig.tight_layout(rect=(0, 0.07 if "\n" in stamp.text() else 0.04, 1, 0.9))
-    fig.text(0.01, 0.925, f"red: higher with the value in play, blue: lower (Holm over all {table.height} cells, "
-             f"{int(round(level * 100))}% level); grey: not significant; bars: intervals of the difference",
+    why = ("out of balance on the verdict page" if "word" in table.columns
+           else f"Holm over all {table.height} cells, {int(round(level * 100))}% level")
+    fig.text(0.01, 0.925, f"red: higher with the value in play, blue: lower ({why}); grey: not flagged; "
+             "bars: intervals of the difference",
              fontsize=9, color="0.25", ha="left", va="center")
     return fig
 

@@ -131,11 +131,15 @@ def verdict_items(page, limit: int | None = None) -> tuple:
                  f"±{fmt.number(page.delta, 1, 100)} pp (the smallest edge that matters, --min-edge); balanced = "
                  "interval inside it (equivalence test); undecided = neither.")
     notes.append("Family: " + page.family() + ".")
-    notes.append(f"Games needed (same correction, {nd['lines']} lines): a group at its fair share reads 'balanced within "
-                 f"±{fmt.number(nd['edge'], 1, 100)} pp' with {100 * nd['power']:.0f}% probability after about "
-                 f"{nd['balanced']:,} games; a group {fmt.number(2 * nd['edge'], 1, 100)} pp off reads 'out of "
-                 f"balance' with {100 * nd['power']:.0f}% probability after about {nd['out']:,} games "
-                 f"(this run: {page.games:,}).")
+    if nd["balanced"] is None:
+        notes.append("Games needed: with a smallest edge of 0 no number of games shows a group balanced; every "
+                     "line reads out of balance or undecided (plain significance).")
+    else:
+        notes.append(f"Games needed (same correction, {nd['lines']} lines): a group at its fair share reads 'balanced "
+                     f"within ±{fmt.number(nd['edge'], 1, 100)} pp' with {100 * nd['power']:.0f}% probability after "
+                     f"about {nd['balanced']:,} games; a group {fmt.number(2 * nd['edge'], 1, 100)} pp off reads "
+                     f"'out of balance' with {100 * nd['power']:.0f}% probability after about {nd['out']:,} games "
+                     f"(this run: {page.games:,}).")
     notes += [f"Confound: {c}." for c in page.confounds]
     notes += ["Assumes: " + "; ".join(page.assumptions) + "."]
     return headline(page), lines, notes
@@ -418,8 +422,13 @@ def compare_report(comparison, sequential=None, out_dir=OUT, text: str | None = 
     try:
         body = _wrap((text or format_comparison(c)).splitlines(), 140)
         w.add("summary", F.text_page(body, st, "Variant comparison", size=7.5 if len(body) > 45 else 8.5))
-        w.add(f"win_rate_difference_by_{c.by}", F.forest(c.wins, c.by, st, f"Win rate change by {c.by} (B - A)",
-                                                         "percentage points", 100.0))
+        d = fmt.number(c.family.delta, 1, 100)
+        sim = F.Stamp(st.experiment, None, games, st.config_hash,
+                      f"simultaneous {int(round(c.level * 100))}% intervals over the {c.wins.height} groups (one family)")
+        w.add(f"win_rate_difference_by_{c.by}",
+              F.forest(c.wins.with_columns(lo=pl.col("v_lo"), hi=pl.col("v_hi")), c.by, sim,
+                       f"Win rate change by {c.by} (B - A); coloured: changed by more than {d} pp (dotted)",
+                       "percentage points", 100.0, band=c.family.delta))
         w.add(f"win_rate_by_{c.by}", F.rates_side_by_side(c.wins, c.by, st, c.a.label, c.b.label))
         w.add(f"score_difference_by_{c.by}", F.forest(c.scores, c.by, st, f"Score change by {c.by} (B - A)",
                                                       "points"))

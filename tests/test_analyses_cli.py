@@ -56,14 +56,19 @@ def test_compare_two_results_folders_prints_table_and_writes_report(tmp_path, ca
                                                                               "red", 1.5)}, games=2000)
     assert main(["compare", f"{root}:a", f"{root}:b", "--report-dir", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
-    assert "paired: same seed" in out and "Holm correction across the 3 faction values" in out
+    assert "paired: same seed" in out and "the 3 faction values compared are one family" in out
     red = next(line for line in out.splitlines() if line.startswith("red"))
-    assert red.rstrip().endswith("McNemar exact") and " *" in red
+    assert red.rstrip().endswith("McNemar exact") and "changed by > 2.0 pp" in red
+    assert main(["compare", f"{root}:a", f"{root}:b", "--no-report", "--min-edge", "40"]) == 0
+    out = capsys.readouterr().out
+    assert "VERDICT: B changes no faction's win rate by 40.0 pp or more" in out
     assert (tmp_path / "out" / "compare_cmp-a_vs_cmp-b.pdf").is_file()
 
 
 def test_compare_two_variants_of_an_experiment_file_plays_them_paired(tmp_path, capsys):
     exp = _toy(tmp_path, "toy_var", """
+        [analysis]
+        min_edge = 7.5
         [variants.base]
         [variants.short]
         target = 15
@@ -73,6 +78,7 @@ def test_compare_two_variants_of_an_experiment_file_plays_them_paired(tmp_path, 
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "paired: same seed 11 and game indices 0..499" in out and "by seat" in out
+    assert "±7.5 pp = the smallest change that matters" in out          # A's [analysis] min_edge
     assert (tmp_path / "results" / "toy_var" / "short").is_dir()
     rounds = next(line for line in out.splitlines() if line.startswith("rounds"))
     assert "-" in rounds.split()[4]                      # shorter target, shorter games

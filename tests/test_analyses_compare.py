@@ -96,7 +96,8 @@ def test_output_states_pairing_methods_and_holm():
     a, b = _pair(Variant(factions=THREE, reshuffle=0.3), Variant(factions=THREE, reshuffle=0.3, noise_key=1), 300)
     text = format_comparison(compare(a, b, "faction"))
     assert "paired: same seed 1" in text
-    assert "Holm correction across the 3 faction values compared" in text
+    assert "the 3 faction values compared are one family: simultaneous 95% intervals" in text
+    assert "score: Holm correction across the 3 values (its own table, outside the family)" in text
     assert "McNemar" in text and "B - A" in text
     u = format_comparison(compare(a, b, "faction", paired=False))
     assert "unpaired" in u and "two-proportion z" in u
@@ -136,7 +137,7 @@ def test_paired_false_positive_rate_is_at_the_nominal_level():
     for rep in range(reps):
         a, b = _pair(Variant(factions=THREE, reshuffle=r), Variant(factions=THREE, reshuffle=r, noise_key=1), n,
                      seed=10_000 + rep)
-        c = compare(a, b, "faction")
+        c = compare(a, b, "faction", min_edge=0.0)
         win_rej += int((c.wins["p"] < 0.05).sum())
         score_rej += int((c.scores["p"] < 0.05).sum())
         fwer += bool(c.wins["significant"].any())
@@ -148,7 +149,8 @@ def test_paired_false_positive_rate_is_at_the_nominal_level():
     assert abs(win_rej / tests - size) < 3.5 * se, (win_rej / tests, size)
     se_t = np.sqrt(0.05 * 0.95 / tests)
     assert abs(score_rej / tests - 0.05) < 3.5 * se_t + 0.005, score_rej / tests
-    assert fwer / reps < 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps)   # Holm keeps the family-wise rate
+    # with δ = 0 "changed" is plain significance; the simultaneous intervals keep the family-wise rate
+    assert fwer / reps < 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps)
 
 
 def test_unpaired_false_positive_rate_is_at_the_nominal_level():
@@ -238,3 +240,91 @@ def test_page_names_the_tests_run_and_prints_no_nan_minus_zero_or_threshold():
     for page in (text, same):
         assert not re.search(r"nan|<1e-4|(?<![\d.])-0(?:\.0+)?(?![\d.])", page)
     assert "n/a" in same                                        # undefined effect sizes say so
+
+
+def _two_seat_runs(runs: int, games: int, seed: int, luck_sd: float = 6.0, **kw) -> dict:
+    """``runs`` independent runs of a 4-player game where strategies x and y each fill two seats
+    of every game, and every seat of a game shares that game's luck (a normal score shift)."""
+    v = Variant(factions={"a": 1.0, "b": 1.0, "c": 1.0, "d": 1.0}, players=(4,), strategies=("x", "y"), **kw)
+    df = games_table(v, runs * games, seed=seed)
+    g = df["game"].to_numpy()
+    luck = np.random.default_rng(seed).normal(0, luck_sd, g.max() + 1)
+    df = df.with_columns(score=(df["score"] + np.round(luck[g])).cast(pl.Int32), run=pl.col("game") // games)
+    return df.partition_by("run", as_dict=True)
+
+
+def test_unpaired_rank_test_counts_games_not_seats_and_holds_its_level():
+    """A/A, 500 pairs of independent runs of 200 games, groups in two seats per game sharing the
+    game's luck: Mann-Whitney on per-game means rejects 5% of the time (scipy's test on the
+    independent units; 3.7% here), the row-level test 6.6% (seats treated as independent)."""
+    from analyses.compare import unpaired_rank_p
+    runs = _two_seat_runs(1000, 200, seed=41)
+    rej = rows = 0
+    for r in range(500):
+        a, b = runs[(2 * r,)], runs[(2 * r + 1,)]
+        rej += sum(p < 0.05 for p in unpaired_rank_p(a.lazy(), b.lazy(), "strategy", ["x", "y"]))
+        rows += sum(stats.mannwhitneyu(b.filter(pl.col("strategy") == s)["score"].to_numpy(),
+                                       a.filter(pl.col("strategy") == s)["score"].to_numpy()).pvalue < 0.05
+                    for s in ("x", "y"))
+    rate, se = rej / 1000, np.sqrt(0.05 * 0.95 / 1000)
+    assert abs(rate - 0.05) < 3 * se, rate
+    assert rows / 1000 > rate + 0.02, (rows / 1000, rate)
+
+
+def test_paired_rank_test_counts_games_not_seats_and_holds_its_level():
+    """A/A paired (common random numbers, half the games replayed with other noise), groups in two
+    seats per game: the Wilcoxon signed-rank test on per-game differences rejects 5% of the time;
+    it equals scipy's test on the per-game differences of the mean scores."""
+    from analyses.compare import paired_frame, paired_rank_p
+    rej, tests = 0, 0
+    base = _two_seat_runs(400, 150, seed=43, reshuffle=0.5)
+    other = _two_seat_runs(400, 150, seed=43, reshuffle=0.5, noise_key=1)
+    for r in range(400):
+        res = MemoryResults({"a": base[(r,)].with_columns(variant=pl.lit("a")),
+                             "b": other[(r,)].with_columns(variant=pl.lit("b"))})
+        lo, hi = r * 150, r * 150 + 149
+        j = paired_frame(Side(res, "a"), Side(res, "b"), "strategy", lo, hi)
+        ps = paired_rank_p(j, "strategy", ["x", "y"])
+        if r == 0:
+            d = j.filter(pl.col("strategy") == "x").sort("game").collect()
+            assert d.height == 150
+            assert ps[0] == pytest.approx(stats.wilcoxon(d["s_b"] - d["s"], zero_method="wilcox").pvalue)
+        rej += sum(p < 0.05 for p in ps)
+        tests += 2
+    rate, se = rej / tests, np.sqrt(0.05 * 0.95 / tests)
+    assert abs(rate - 0.05) < 3 * se, rate
+
+
+def test_compare_verdict_words_are_the_simultaneous_intervals_about_the_min_edge():
+    """Hand check of the three words: se from each group's interval width, z = scipy's
+    z_{1 - α/(2k)} over the k groups compared (one family), δ = --min-edge."""
+    from analyses.compare import CHANGED, NO_CHANGE, decide_changes
+    zl = stats.norm.ppf(0.975)
+    se = np.array([0.01, 0.004, 0.01, 0.0])
+    diff = np.array([0.06, 0.001, 0.025, 0.0])
+    wins = pl.DataFrame({"faction": ["r", "g", "b", "same"], "n": [1000] * 4, "diff": diff,
+                         "lo": diff - zl * se, "hi": diff + zl * se})
+    out, family = decide_changes(wins, "faction", 0.95, 0.02, 1000)
+    z = stats.norm.ppf(1 - 0.05 / 8)
+    assert family.z == pytest.approx(z)
+    assert out["word"].to_list() == [CHANGED, NO_CHANGE, "undecided", NO_CHANGE]
+    assert out["v_lo"][0] == pytest.approx(0.06 - z * 0.01)
+    assert out["p_claim"][0] == pytest.approx(8 * stats.norm.sf((0.06 - 0.02) / 0.01))
+    assert out["p_claim"][1] == pytest.approx(8 * stats.norm.sf((0.02 - 0.001) / 0.004))
+    assert out["games_to_decide"][2] == int(np.ceil(1000 * (z * 0.01 / 0.005) ** 2))
+    assert out["significant"].to_list() == [True, False, False, False]
+
+
+def test_compare_says_changed_no_change_or_undecided_per_group():
+    """Red 1.3x as strong in B: red changed by more than 2 pp; with δ = 10 pp nothing changed by
+    that much and every group reads 'no change'; the text says the words and the family."""
+    v = Variant(factions=THREE, reshuffle=0.5)
+    a, b = _pair(v, with_effect(Variant(factions=THREE, reshuffle=0.5, noise_key=1), "red", 1.3), 3000)
+    c = compare(a, b, "faction")
+    words = dict(zip(c.wins["faction"], c.wins["word"]))
+    assert words["red"] == "changed" and c.family.delta == 0.02 and len(c.family.lines) == 3
+    text = format_comparison(c)
+    assert "VERDICT: B changes the win rate of red" in text and "[CHANGED] red: changed by more than 2.0 pp" in text
+    wide = compare(a, b, "faction", min_edge=0.10)
+    assert set(wide.wins["word"]) == {"no change"}
+    assert "VERDICT: B changes no faction's win rate by 10.0 pp or more" in format_comparison(wide)

@@ -98,3 +98,46 @@ def test_report_page_lines_confounds_and_detail_stars_agree():
     for r in m.summary.rates.iter_rows(named=True):
         assert r["significant"] == (words[("faction", r["faction"])] == verdicts.OUT)
     assert [abs(ln.estimate) for ln in page.lines] == sorted((abs(ln.estimate) for ln in page.lines), reverse=True)
+
+
+def test_feature_page_stars_are_the_verdict_pages_words():
+    """Feature tables decided on the verdict page: a star on the feature page is the page's 'out of
+    balance' for that line, and the word equals the simultaneous z-interval over all m page lines
+    (scipy's normal quantile at 1 - α/(2m)) of the table's own estimate and se; scores and margins
+    (points, not on the page) carry no star."""
+    from analyses.features import Feature, format_feature
+    tile = Feature("favour tile", "ft_tile_", "ft_favour_")
+    v = Variant(factions={"red": 1.0, "blue": 1.0, "green": 1.0}, strategies=("A", "B", "C"),
+                feature_pool=tuple(f"T{i}" for i in range(1, 7)), feature_slots=("x", "y", "z"),
+                holder_weights={"T3": 4.0})
+    m = metrics.compute(MemoryResults({"base": games_table(v, 4000, seed=9)}), "base", with_ratings=False,
+                        features=[tile], min_edge=0.03)
+    (fa,), page = m.features, m.page
+    z = stats.norm.ppf(1 - 0.05 / (2 * len(page.lines)))
+    zl = stats.norm.ppf(0.975)
+    for t in (fa.win_rates, fa.holders):
+        se = (t["hi"] - t["lo"]).to_numpy() / (2 * zl)
+        d = t["diff"].to_numpy()
+        ref = np.where((np.abs(d) - z * se) > 0.03, verdicts.OUT,
+                       np.where(np.abs(d) + z * se < 0.03, verdicts.BALANCED, verdicts.UNDECIDED))
+        assert t["word"].to_list() == list(ref)
+        assert t["significant"].to_list() == list(ref == verdicts.OUT)
+    t3 = fa.holders.filter(pl.col("value") == "T3").row(0, named=True)
+    assert t3["word"] == verdicts.OUT and fa.holders.filter(pl.col("value") != "T3")["word"].to_list() != []
+    assert not fa.holders.filter(pl.col("value") != "T3")["significant"].any()
+    text = format_feature(fa)
+    assert text[1].startswith("favour tile out of balance by more than 3.0 pp: T3 holders +")
+    assert "one family with the rest of the page" in text[1]
+    starred = [ln for ln in text if ln[:1] == "T" and ln[1:2].isdigit() and "*" in ln]     # table rows
+    assert len(starred) == 1 and starred[0].startswith("T3 ")       # only the holders' win share, not its score
+
+
+def test_a_zero_min_edge_is_plain_significance_and_the_page_says_no_games_suffice():
+    """δ = 0 (--min-edge 0): nothing can read 'balanced' (the band is empty), so the games-needed
+    answer is 'none' instead of a division by zero; the page still prints."""
+    from reports.report import verdict_lines
+    assert verdicts.games_needed(1 / 3, 0.0)["balanced"] is None
+    m = metrics.compute(MemoryResults({"base": games_table(Variant(), 600)}), "base", with_ratings=False,
+                        features=[], min_edge=0.0)
+    assert verdicts.BALANCED not in {ln.word for ln in m.page.lines}
+    assert any("no number of games shows a group balanced" in t for t in verdict_lines(m.page))
