@@ -328,10 +328,14 @@ def end_reasons(table: pl.DataFrame, shared: dict, stamp: Stamp):
 def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, scale: float = 1.0,
            xlabel: str | None = None, sort: bool = True, band: float | None = None):
     """Differences B - A per group with intervals; flagged rows (``significant``: a verdict's
-    'out of balance' / 'changed' when the table has a ``word``, else Holm) coloured and starred;
-    ``band``: dotted lines at ±band, the verdict's smallest change that matters."""
+    'out of balance' / 'changed' when the table has a ``word``, else Holm) coloured; a star only
+    for a verdict's word, so a star means the same on every page (a Holm table says so in its
+    title); ``band``: dotted lines at ±band, the verdict's smallest change that matters."""
     df = table.sort("diff") if sort else table.reverse()
     n = df.height
+    verdict = "word" in df.columns
+    if not verdict:
+        title = f"{title} (Holm within this table; not a verdict)"
     fig, ax = plt.subplots(figsize=(10, max(3.5, 0.5 * n + 2)))
     for i, r in enumerate(df.iter_rows(named=True)):
         c = (UP if r["diff"] > 0 else DOWN) if r["significant"] else NEUTRAL
@@ -339,7 +343,7 @@ def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, sc
                     fmt="o", color=c, capsize=4, ms=7, lw=2)
         said = r["word"] if r.get("word") else f"p_Holm {fmt.p_value(r['p_holm'])}"
         ax.annotate(f"{fmt.signed(r['diff'], 2, scale)} {fmt.interval(r['lo'], r['hi'], 2, scale)}  {said}"
-                    + ("  *" if r["significant"] else ""),
+                    + ("  *" if r["significant"] and verdict else ""),
                     (max(scale * r["hi"], 0), i), xytext=(6, 0), textcoords="offset points", va="center",
                     fontsize=8.5, color=c, bbox=LABEL_BOX)
     ax.axvline(0, color=REF, ls="--", lw=1.2)
