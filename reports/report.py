@@ -333,7 +333,6 @@ def feature_figures(w: _Writer, m: metrics_mod.Metrics, fa, suffix: str = ""):
 
 def overview_lines(results: Results, all_metrics: dict) -> list:
     """First page of a multi-variant report: one row per variant."""
-    first = next(iter(all_metrics.values()))
     wv = min(max(len(v) for v in all_metrics) + 2, 30)
     lines = [f"experiment {results.experiment}  game {results.game_name}  variants {len(results.variants)}"
              + (f"  sweep over {', '.join(results.sweep)}" if results.sweep else ""), "",

@@ -72,6 +72,18 @@ def read_csv(path: Path, columns: tuple[str, ...], required: tuple[str, ...]) ->
     return rows
 
 
+def check_ids(path, rows, column: str, what: str) -> None:
+    """Every row of ``read_csv``'s ``rows`` has a ``column`` id, and no id is given twice."""
+    seen = {}
+    for number, row in rows:
+        rid = row[column]
+        if not rid:
+            raise InputError(path, f"line {number}, {column}", f"expected a {what} id")
+        if rid in seen:
+            raise InputError(path, f"line {number} ({rid}), {column}", f"duplicate id (first on line {seen[rid]})")
+        seen[rid] = number
+
+
 def read_toml(path: Path, what: str = "content file") -> dict:
     """A TOML file as a dict."""
     try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.core import datafiles, hashing
-from sim.core.datafiles import check_keys, integer, read_csv, read_toml
+from sim.core.datafiles import check_ids, check_keys, integer, read_csv, read_toml
 from sim.core.errors import InputError
 from sim.games.explorers_of_navoria.content_types import (
     ANY, BUILD, COLOURS, GOOD, GOODS, PEOPLE_SINGULAR, PEOPLES, PER_ARTISAN, PTS, REGIONS, STEP,
@@ -152,17 +152,6 @@ def effect(path, place, text: str, goods: bool = True) -> Effect:
 
 # ---- the files -----------------------------------------------------------------------------------
 
-def _ids(path, rows, column, what) -> None:
-    seen = {}
-    for number, row in rows:
-        rid = row[column]
-        if not rid:
-            raise InputError(path, f"line {number}, {column}", f"expected a {what} id")
-        if rid in seen:
-            raise InputError(path, f"line {number} ({rid}), {column}", f"duplicate id (first on line {seen[rid]})")
-        seen[rid] = number
-
-
 def _symbols(path, place, text) -> tuple[int, int, int, int]:
     counts = [0, 0, 0, 0]
     if text in NONE_TEXT:
@@ -176,7 +165,7 @@ def _symbols(path, place, text) -> tuple[int, int, int, int]:
 
 def load_cards(path: Path) -> tuple[Card, ...]:
     rows = read_csv(path, CARD_COLUMNS, CARD_COLUMNS)
-    _ids(path, rows, "id", "card")
+    check_ids(path, rows, "id", "card")
     cards = []
     for number, row in rows:
         place = f"line {number} ({row['id']})"
@@ -207,7 +196,7 @@ def load_cards(path: Path) -> tuple[Card, ...]:
 
 def load_city(path: Path) -> tuple[CitySpace, ...]:
     rows = read_csv(path, CITY_COLUMNS, CITY_COLUMNS)
-    _ids(path, rows, "space", "city space")
+    check_ids(path, rows, "space", "city space")
     spaces = []
     for number, row in rows:
         place = f"line {number} ({row['space']})"
@@ -280,7 +269,7 @@ def load_docks(path: Path) -> tuple[Dock, Dock, Dock]:
 
 def load_favour(path: Path) -> tuple[tuple[FavourTile, ...], FavourTile | None]:
     rows = read_csv(path, FAVOUR_COLUMNS, FAVOUR_COLUMNS)
-    _ids(path, rows, "tile", "favour tile")
+    check_ids(path, rows, "tile", "favour tile")
     tiles, blank, blank_line = [], None, None
     for number, row in rows:
         place = f"line {number} ({row['tile']})"

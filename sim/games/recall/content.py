@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.core import datafiles, hashing
-from sim.core.datafiles import check_keys, integer, read_csv, read_toml
+from sim.core.datafiles import check_ids, check_keys, integer, read_csv, read_toml
 from sim.core.errors import InputError
 from sim.games.recall.content_types import (
     ARTIFACT_COLOURS, BUILDINGS, CAMP, GOAL_KINDS, KEY_COLOURS, LETTERS, NONE, PATHS, START,
@@ -74,17 +74,6 @@ def _flag(path, place, text) -> bool:
     if text not in ("yes", "no"):
         raise InputError(path, place, f"expected yes or no, got {text!r}")
     return text == "yes"
-
-
-def _ids(path, rows, column, what) -> None:
-    seen = {}
-    for number, row in rows:
-        rid = row[column]
-        if not rid:
-            raise InputError(path, f"line {number}, {column}", f"expected a {what} id")
-        if rid in seen:
-            raise InputError(path, f"line {number} ({rid}), {column}", f"duplicate id (first on line {seen[rid]})")
-        seen[rid] = number
 
 
 def _list(path, key, value, n=None) -> list:
@@ -204,7 +193,7 @@ def _tile_field(path, place, code, camp_ids) -> TileField:
 
 def load_area_tiles(path: Path, camp_ids: list[str], slots: int) -> tuple[AreaTile, ...]:
     rows = read_csv(path, TILE_COLUMNS, TILE_COLUMNS)
-    _ids(path, rows, "tile", "tile")
+    check_ids(path, rows, "tile", "tile")
     starts, others, seen_start = [], [], {}
     for number, row in rows:
         place = f"line {number} ({row['tile']})"
@@ -352,7 +341,7 @@ def load_player_board(path: Path) -> PlayerBoard:
 def load_key_cards(path: Path) -> tuple[KeyCard, ...]:
     columns = ("id", "colour", "count", "effect", "points")
     rows = read_csv(path, columns, columns)
-    _ids(path, rows, "id", "key card")
+    check_ids(path, rows, "id", "key card")
     cards = []
     for number, row in rows:
         place = f"line {number} ({row['id']})"
@@ -373,7 +362,7 @@ def load_key_cards(path: Path) -> tuple[KeyCard, ...]:
 def load_tiles(path: Path, count: bool = True) -> tuple[Tile, ...]:
     columns = ("id", "count", "reward") if count else ("id", "reward")
     rows = read_csv(path, columns, columns)
-    _ids(path, rows, "id", "tile")
+    check_ids(path, rows, "id", "tile")
     return tuple(Tile(row["id"], integer(path, f"line {n} ({row['id']}), count", row["count"], 0, MAX_N) if count else 1,
                       effect(path, f"line {n} ({row['id']}), reward", row["reward"])) for n, row in rows)
 
@@ -381,7 +370,7 @@ def load_tiles(path: Path, count: bool = True) -> tuple[Tile, ...]:
 def load_monument_tiles(path: Path) -> tuple[MonumentTile, ...]:
     columns = ("id", "reward", "points")
     rows = read_csv(path, columns, columns)
-    _ids(path, rows, "id", "monument tile")
+    check_ids(path, rows, "id", "monument tile")
     return tuple(MonumentTile(row["id"], effect(path, f"line {n} ({row['id']}), reward", row["reward"]),
                               integer(path, f"line {n} ({row['id']}), points", row["points"], 0, MAX_N)) for n, row in rows)
 
@@ -401,7 +390,7 @@ def _ability(path, place, row) -> dict:
 def load_tribes(path: Path) -> tuple[Ability, ...]:
     columns = ("id", "effect", "event", "hexagon", "permanent")
     rows = read_csv(path, columns, columns)
-    _ids(path, rows, "id", "tribe")
+    check_ids(path, rows, "id", "tribe")
     return tuple(Ability(row["id"], permanent=_flag(path, f"line {n} ({row['id']}), permanent", row["permanent"]),
                          **_ability(path, f"line {n} ({row['id']})", row)) for n, row in rows)
 
@@ -409,7 +398,7 @@ def load_tribes(path: Path) -> tuple[Ability, ...]:
 def load_items(path: Path) -> tuple[Ability, ...]:
     columns = ("id", "rare", "effect", "event", "hexagon", "parts")
     rows = read_csv(path, columns, columns)
-    _ids(path, rows, "id", "item")
+    check_ids(path, rows, "id", "item")
     ids = [row["id"] for _, row in rows]
     items = []
     for n, row in rows:
@@ -426,7 +415,7 @@ def load_items(path: Path) -> tuple[Ability, ...]:
 def load_goal_cards(path: Path) -> tuple[GoalCard, ...]:
     columns = ("id", "kind", "n", "reward")
     rows = read_csv(path, columns, columns)
-    _ids(path, rows, "id", "goal card")
+    check_ids(path, rows, "id", "goal card")
     return tuple(GoalCard(row["id"], _name(path, f"line {n} ({row['id']}), kind", row["kind"], GOAL_KINDS, "goal kind"),
                           integer(path, f"line {n} ({row['id']}), n", row["n"], 1, MAX_N),
                           effect(path, f"line {n} ({row['id']}), reward", row["reward"])) for n, row in rows)
@@ -435,7 +424,7 @@ def load_goal_cards(path: Path) -> tuple[GoalCard, ...]:
 def load_path_cards(path: Path) -> tuple[PathCard, ...]:
     columns = ("id", "path", "base", "a", "b")
     rows = read_csv(path, columns, columns)
-    _ids(path, rows, "id", "path card")
+    check_ids(path, rows, "id", "path card")
     by_path = [None] * len(PATHS)
     for n, row in rows:
         place = f"line {n} ({row['id']})"
