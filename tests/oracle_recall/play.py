@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from sim.games.recall.content_types import NONE, START, Atom
-from tests.oracle_recall.common import N_PICK, SAN, WKS, MON, W, R, P, TurnGuard
+from tests.oracle_recall.common import ACTION_ATOMS, N_PICK, SAN, WKS, MON, W, R, P, TurnGuard
 
 
 class Play:
@@ -169,7 +169,7 @@ class Play:
             if atom.op == "DEV" and atom.n > 1:          # a chosen DEV:n: n separate effects
                 pend += [((Atom("DEV"),), src)] * (atom.n - 1)
                 atom = Atom("DEV")
-            if atom.op in ("MOVE", "WMOVE", "DEV", "EXPLORE", "PAYOPT", "UNITS", "BUY", "SELL", "COPY"):
+            if atom.op in ACTION_ATOMS:
                 yield from self.run_action(p, atom, src=src)
             else:
                 yield from self.do_atom(p, atom)
