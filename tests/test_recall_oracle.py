@@ -62,7 +62,7 @@ def check_invariants(o):
         on_map = sum(1 for a in o.art if a == c)
         owned = sum(o.arts[p][c] for p in range(n))
         assert o.bag_art[c] + o.art_display[c] + on_map + owned == st.artifacts_per_colour[c], "artifacts"
-    assert o.pigs_left + sum(o.pigs) == st.pigs and min(o.pigs) >= 0, "pigs"
+    assert o.pigs_left + sum(o.pigs) + sum(o.transit_pigs) == st.pigs and min(o.pigs) >= 0, "pigs"
     for k, card in enumerate(ct.key_cards):              # key cards
         owned = sum(o.avail[p][k] + o.slots[p].count(k) for p in range(n))
         if card.colour == 0:

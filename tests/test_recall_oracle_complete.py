@@ -4,9 +4,9 @@ Helpers and the position conventions are those of ``tests/test_recall_oracle_rul
 """
 from __future__ import annotations
 
-from sim.games.recall.content_types import CAMP, GRAIN
+from sim.games.recall.content_types import GRAIN, VOLCANO, WATER
 from sim.games.recall.effects import parse_effect
-from tests.test_recall_oracle_rules import CT, field, fld, oracle, plain_slot, until
+from tests.test_recall_oracle_rules import CT, fld, item as item_id, oracle, opt, plain_slot, run, tribe, until, water_position
 
 
 # ---------------------------------------------------------------- reward order (RC-A64)
@@ -47,3 +47,132 @@ def test_rc_a64_equal_items_need_no_order_decision():
     c5 = [c.id for c in CT.camps].index("c5")
     d = until(o, o.gain(0, CT.camps[c5].reward))
     assert d[1] == "order" and d[2] == (o.A_PICK, o.A_PICK + 1)
+
+
+# ---------------------------------------------------------------- Exoskelet at the payment (RC-R244)
+
+def artifact_position(o, followers):
+    """Slot N1 all grain; p0 has ``followers`` on the centre, a white artifact of cost 2 next to it."""
+    plain_slot(o, 2, GRAIN)
+    c = 14
+    o.fol[0] = [0] * o.NF
+    o.fol[0][c] = followers
+    o.start_field[0] = c
+    o.art[c + 1] = 0
+    o.arts[0][0] = 2                                            # the third white box: 2 followers (RC-A17)
+    o.active = 0
+    return c
+
+
+def test_rc_r244_exoskelet_is_offered_at_the_artifact_inside_a_movement():
+    """RC-R244, RC-R102, RC-R99: a group of 1 may enter a cost-2 artifact only by Exoskelet, used at the pick-up."""
+    o = oracle()
+    c = artifact_position(o, 1)
+    assert not o.group_can_enter(0, c, c + 1, 1)                # without Exoskelet: cannot pay, cannot enter
+    o.items[0] = [item_id("Exoskelet")]
+    assert o.group_can_enter(0, c, c + 1, 1)
+    assert o.A_USE + o.abil_index["exoskelet"] not in o.free_actions(0)   # not a free action: it acts at a payment
+    asked, _ = o.drive(o.movement(0, 1), [fld(o, c), fld(o, c + 1)])
+    assert [d[1] for d in asked] == ["move_from", "move_to"]    # the payment has one legal action: Exoskelet
+    assert o.fol[0][c + 1] == 1 and o.arts[0][0] == 3 and o.art[c + 1] == -1 and o.placed[0] == 1
+
+
+def test_rc_r244_exoskelet_or_followers_when_both_can_pay():
+    """RC-R244, RC-R101: with 3 followers the payment asks Exoskelet or the followers; followers pay 2."""
+    for use in (True, False):
+        o = oracle()
+        c = artifact_position(o, 3)
+        o.items[0] = [item_id("Exoskelet")]
+        exo = o.A_USE + o.abil_index["exoskelet"]
+        gen = o.movement(0, 1)
+        d = until(o, gen, [fld(o, c), fld(o, c + 1), o.A_COUNT + 2])
+        assert d[1] == "payment" and set(d[2]) == {exo, o.A_END}
+        run(o, gen, [exo if use else o.A_END], d)
+        assert o.fol[0][c + 1] == (3 if use else 1) and o.placed[0] == (1 if use else 0)
+
+
+# ---------------------------------------------------------------- pigs move with every movement (RC-R212)
+
+def test_rc_r212_pigs_go_with_a_water_movement_and_pay_first():
+    """RC-R212, RC-R213, RC-A72, RC-A7: a Dorian holder's group takes pigs over the water; a water artifact is paid by a pig."""
+    o = oracle()
+    c, w1, w2 = water_position(o)
+    o.tribe[0] = tribe("Dorian")
+    o.pigs[c], o.pigs_left = 2, o.pigs_left - 2
+    o.art[w2] = 0                                               # white, cost 1
+    gen = o.water_movement(0)
+    d = until(o, gen, [fld(o, c), o.A_COUNT + 1])
+    assert d[1] == "move_pigs" and d[2] == (opt(o, 0), opt(o, 1), opt(o, 2))
+    d = gen.send(opt(o, 2))
+    assert o.transit[0] == 2 and o.transit_pigs[0] == 2 and o.pigs[c] == 0
+    run(o, gen, [fld(o, w1), fld(o, w2)], d)
+    landed = [g for g in range(o.NF) if o.fol[0][g]]
+    assert len(landed) == 1 and o.fol[0][landed[0]] == 2 and o.pigs[landed[0]] == 1   # the pig paid
+    assert o.pigs_left + sum(o.pigs) == CT.setup.pigs and o.arts[0][0] == 1
+
+
+def test_rc_r212_pigs_go_with_a_hayla_jump():
+    """RC-R212, RC-R221, RC-A47: a Dorian holder's jump with Hayla (unlocked) takes the pigs along."""
+    o = oracle()
+    plain_slot(o, 2, GRAIN)
+    c = 14
+    o.fol[0] = [0] * o.NF
+    o.fol[0][c] = 1
+    o.tribe[0] = tribe("Dorian")
+    o.unlocked[0][0] = True                                     # old tribe 0 is Hayla (helper)
+    o.pigs[c], o.pigs_left = 2, o.pigs_left - 2
+    gen = o.ab_hayla(0)
+    d = until(o, gen, [opt(o, 0)])                              # jump
+    assert d[1] == "ability_field"
+    z = d[2][0] - o.A_FIELD
+    d = gen.send(d[2][0])
+    assert d[1] == "move_pigs"
+    run(o, gen, [opt(o, 2)], d)
+    assert o.fol[0][z] == 1 and o.pigs[z] == 2 and o.pigs[c] == 0 and z not in o.adj[c]
+
+
+# ---------------------------------------------------------------- Vinder and a group on the water (RC-R238)
+
+def test_rc_r238_raft_reacts_to_followers_paid_from_a_group_on_the_water():
+    """RC-R238, RC-A49, RC-R97: a water artifact paid next to another player's raft puts a raft follower there."""
+    o = oracle()
+    c, w1, w2 = water_position(o)
+    o.tribe[1] = tribe("Vinder")
+    o.raft[1], o.raft_fol[1], o.supply[1] = w1, 2, o.supply[1] - 2
+    o.art[w2] = 0
+    gen = o.water_movement(0)
+    run(o, gen, [fld(o, c), o.A_COUNT + 1, fld(o, w2)])
+    assert o.fol[1][w2] == 1 and o.raft_fol[1] == 1 and o.arts[0][0] == 1
+
+
+# ---------------------------------------------------------------- water movement from the water (RC-A7(b))
+
+def test_rc_a7_water_movement_may_start_on_a_water_field():
+    """RC-A7(b), RC-A7(d): followers on a water field start there; they may leave at once next to it."""
+    o = oracle()
+    c, w1, w2 = water_position(o)
+    o.fol[0][c], o.fol[0][w1] = 0, 2
+    gen = o.water_movement(0)
+    d = until(o, gen, [fld(o, w1), o.A_COUNT + 1])
+    assert d[1] == "water_step" and fld(o, w2) in d[2] and o.A_END in d[2]    # w1 is the path's first field
+    d = gen.send(o.A_END)
+    assert d[1] == "water_exit" and {a - o.A_FIELD for a in d[2]} <= set(o.adj[w1]) - {w1}
+    run(o, gen, [], d)
+    assert o.fol[0][w1] == 0 and sum(o.fol[0]) == 2
+
+
+# ---------------------------------------------------------------- a water group that cannot leave (config)
+
+def test_water_no_exit_switch_back_or_stay():
+    """RC-A7, RC-R95 (model doc "Water movement", config ``water_no_exit``): a dead end returns the group, or leaves it there."""
+    for rule, where in (("back", "c"), ("stay", "w2")):
+        o = oracle(water_no_exit=rule)
+        o.terr = [-1] * o.NF
+        plain_slot(o, 2, VOLCANO)
+        c, w1, w2 = 14, 15, 16
+        o.terr[c], o.terr[w1], o.terr[w2] = GRAIN, WATER, WATER
+        o.fol[0] = [0] * o.NF
+        o.fol[0][c] = 2
+        asked, _ = o.drive(o.water_movement(0), [fld(o, c), o.A_COUNT + 1, fld(o, w1)])
+        assert asked[-1][1] == "water_step"                      # then w2 alone, then stuck
+        assert o.fol[0][{"c": c, "w2": w2}[where]] == 2 and o.transit[0] == 0

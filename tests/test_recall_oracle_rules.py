@@ -188,9 +188,11 @@ def test_example3_variant_exoskelet_pays_no_followers():
     o.fol[0][y] = 4
     o.cr[0] = [0, 1, 0]
     o.items[0] = [item("Exoskelet")]
-    o.drive(o.run_ability(0, o.abil_index["exoskelet"]), [])
-    o.drive(o.development(0), [opt(o, 1), opt(o, 0)])
-    assert o.fol[0][y] == 4 and o.fol[1][y] == 0 and o.cr[0] == [0, 0, 0] and not o.exo[0]
+    o.active = 0
+    exo = o.A_USE + o.abil_index["exoskelet"]
+    asked, _ = o.drive(o.development(0), [opt(o, 1), exo, opt(o, 0)])
+    assert asked[1][1] == "payment" and set(asked[1][2]) == {exo, o.A_END}   # offered at the payment (RC-R244)
+    assert o.fol[0][y] == 4 and o.fol[1][y] == 0 and o.cr[0] == [0, 0, 0] and o.placed[0] == 1
 
 
 def test_example4_activation_cost_escalation():

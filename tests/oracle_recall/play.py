@@ -35,9 +35,10 @@ class Play:
             yield from self.turn_end(p)
         except TurnGuard:
             self.guard_hits += 1
-            self.supply[p] += self.transit[p]          # a water movement cut short: its group goes home
-            self.transit[p] = 0
-        self.turn, self.exo[p], self.recharged, self.active = None, False, False, -1
+            self.supply[p] += self.transit[p]          # a water movement cut short: its group goes to the supply
+            self.pigs_left += self.transit_pigs[p]
+            self.transit[p] = self.transit_pigs[p] = 0
+        self.turn, self.recharged, self.active = None, False, -1
         self.turns += 1
         self.crystal_cap(p)
 
