@@ -60,14 +60,21 @@ def field_names(content: Content) -> list[str]:
     return names + list(board.board_monument_ids) + [f"river.{i}" for i in range(len(board.river))]
 
 
+def action_names(content: Content) -> list[str]:
+    """The flat action space (model doc: ``A = 2 + 6K + 16 + NF + 23 + 20 + U + C + 1``)."""
+    kinds = [k.id for k in content.key_cards]
+    names = ["end", "recall"] + [f"play:{k}:{s}" for k in kinds for s in LETTERS]
+    names += [f"pick:{i}" for i in range(PICKS)] + [f"field:{f}" for f in field_names(content)]
+    names += [f"count:{c}" for c in range(1, COUNTS + 1)] + [f"opt:{i}" for i in range(OPTS)]
+    names += [f"use:{a}" for a in abilities(content)[0]] + [f"chest:{c.id}" for c in content.chest_tiles] + ["ring"]
+    return names
+
+
 def build_tables(config, content: Content) -> Tables:
     ab_names, ab_src, item_ab = abilities(content)
     fnames = field_names(content)
     kinds = [k.id for k in content.key_cards]
-    names = ["end", "recall"] + [f"play:{k}:{s}" for k in kinds for s in LETTERS]
-    names += [f"pick:{i}" for i in range(PICKS)] + [f"field:{f}" for f in fnames]
-    names += [f"count:{c}" for c in range(1, COUNTS + 1)] + [f"opt:{i}" for i in range(OPTS)]
-    names += [f"use:{a}" for a in ab_names] + [f"chest:{c.id}" for c in content.chest_tiles] + ["ring"]
+    names = action_names(content)
     sizes = {"fields": (len(fnames), st.F_MAX), "key kinds": (len(kinds), st.K_MAX),
              "abilities": (len(ab_names), st.U_MAX), "chest kinds": (len(content.chest_tiles), st.C_MAX),
              "tribes": (len(content.tribes), st.TRIBES_MAX), "items": (len(content.items), st.ITEMS_MAX),
@@ -136,6 +143,7 @@ def _setup_one(t: Tables, g: np.ndarray, h: np.ndarray, seed: int, game: int):
     _put(g, st.G_TRIBE_DISP, d.tribe_display)
     _put(g, st.G_ITEM_DISP, d.item_display)
     _put(g, st.G_OLD_TRIBE, [-1] * 15)
+    _put(g, st.G_REVEALED, [int(cfg.known_old_tribes)] * 3)
     yellow = [i for i, k in enumerate(ct.key_cards) if KEY_COLOURS[k.colour] == "yellow"]
     _put(g, st.G_YELLOW, [ct.key_cards[i].count for i in yellow])
     shown = ct.setup.key_display

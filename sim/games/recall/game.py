@@ -2,10 +2,13 @@
 
 Rules: /work/shared/specs/recall.md and recall_addendum.md; content: docs/recall_content.md;
 positions: docs/recall_positions.md. This part has the content, the board, the seeded setup and
-final scoring; the engine (init / legal_actions / step / ...) is the next part.
+final scoring. The compiled engine (docs/recall_engine.md) plays the setup decisions so far;
+``init`` and the play methods join ``GAME`` once it plays whole games (until then an experiment
+of Recall is refused, sim/core/experiment.py).
 """
 from __future__ import annotations
 
+from sim.games.recall import engine
 from sim.games.recall.config import Config
 from sim.games.recall.content import content_hash, load_content
 from sim.games.recall.setup_view import describe_setup
@@ -20,6 +23,12 @@ class Recall:
 
     def content_hash(self, content) -> str:
         return content_hash(content)
+
+    def num_actions(self, content) -> int:
+        return len(engine.action_names(content))
+
+    def action_names(self, content) -> list[str]:
+        return engine.action_names(content)
 
     def seats(self, config) -> int:
         return config.seats

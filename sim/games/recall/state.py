@@ -77,7 +77,8 @@ G_TILE = 101        # [S_MAX] area tile per slot
 G_ROT = 117         # [S_MAX] rotation per slot
 G_UP = 133          # [S_MAX] 1 = face up
 G_NF = 149          # fields on the map
-F_TERR = 150        # [F_MAX] terrain per field (TERRAINS index)
+G_REVEALED = 150    # [3] old tribe (and item stack) of track t face up (RC-R161, RC-V6)
+F_TERR = 153        # [F_MAX] terrain per field (TERRAINS index)
 F_PIGS = F_TERR + F_MAX          # [F_MAX] pigs shown
 F_CAMP = F_PIGS + F_MAX          # [F_MAX] camp index or -1
 F_START = F_CAMP + F_MAX         # [F_MAX] start-field number or -1
