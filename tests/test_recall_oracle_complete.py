@@ -176,3 +176,23 @@ def test_water_no_exit_switch_back_or_stay():
         asked, _ = o.drive(o.water_movement(0), [fld(o, c), o.A_COUNT + 1, fld(o, w1)])
         assert asked[-1][1] == "water_step"                      # then w2 alone, then stuck
         assert o.fol[0][{"c": c, "w2": w2}[where]] == 2 and o.transit[0] == 0
+
+
+# ---------------------------------------------------------------- free actions during a recall (RC-R44)
+
+def test_rc_r44_free_actions_before_the_recharge_also_with_empty_slots():
+    """RC-R44, RC-R47, RC-A70: a recall with no card in a slot still offers free actions before the recharge."""
+    o = oracle()
+    p = o.active = 0
+    o.stones[p] = [1, 0, 0, 1]
+    o.placed[p] = 1                                             # 1 stone left: Zendeling (cost 1) is usable
+    o.chests[p][0] = 1                                          # CH1: W:2
+    zendeling = o.A_USE + o.abil_index["zendeling"]
+    gen = o.recall(p)
+    d = until(o, gen)
+    assert d[1] == "recharge" and set(d[2]) == {o.A_END, zendeling, o.A_CHEST}
+    d = gen.send(o.A_CHEST)
+    assert d[1] == "recharge" and o.cr[p][0] == 5 and not o.recharged
+    run(o, gen, [o.A_END], d)
+    assert o.recharged and o.placed[p] == 0
+    assert zendeling not in o.free_actions(p)                   # stones back, but unusable this turn (RC-R45)

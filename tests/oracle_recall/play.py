@@ -196,7 +196,7 @@ class Play:
             self.pending_items(self.field_effect(p, letter), letter)
 
     def recall(self, p):
-        """RC-R36..R47: cards back, one production per card, recharge."""
+        """RC-R36..R47: cards back, one production per card, a free-action window, recharge."""
         self.stats["rc_recalls"][p] += 1
         c = 0
         for s in range(6):
@@ -213,6 +213,7 @@ class Play:
             reward = self.ct.board.production[i].yield_
             yield from self.gain(p, reward)
             yield from self.event(p, "production", reward=reward)
+        yield from self.window(p, "recharge", list, end=True)      # RC-A70: free actions before the recharge
         self.placed[p] = 0                                  # RC-R43, RC-R46, RC-R63
         self.uses[p] = {}
         self.recharged = True
