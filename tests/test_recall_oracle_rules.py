@@ -306,8 +306,8 @@ def test_example7_one_production_per_card_taken_back():
     o.fol[p] = [0] * o.NF
     o.fol[p][start] = 3
     o.start_field[p] = start
-    asked, _ = o.drive(o.recall(p), [opt(o, 0), opt(o, 2), opt(o, 5), opt(o, 6)])
-    assert [d[1] for d in asked] == ["produce"] * 4            # 4 activations, not 5
+    asked, _ = o.drive(o.recall(p), [opt(o, 0), opt(o, 2), opt(o, 5), opt(o, 6), o.A_END])
+    assert [d[1] for d in asked] == ["produce"] * 4 + ["recharge"]   # 4 activations, not 5; free actions before the recharge (RC-R44)
     assert o.cr[p] == [8, 2, 0] and sum(o.chests[p]) == 1 and o.fol[p][start] == 4
     assert o.slots[p] == [-1] * 6 and sum(o.avail[p]) == 5
     o.crystal_cap(p)
