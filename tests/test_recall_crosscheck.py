@@ -30,7 +30,7 @@ SWITCHES = [
     dict(start_player="first_slot"), dict(known_old_tribes=True), dict(free_upgrade_choice=True),
     dict(path_sides="random"), dict(path_sides="ababab"), dict(copy_field="ever"),
     dict(dorian_presence="tile"), dict(goal_stones="one_colour"), dict(event_abilities="auto"),
-    dict(max_decisions_per_turn=2),
+    dict(water_no_exit="stay"), dict(max_decisions_per_turn=2),
 ]
 CONFIGS = [dict(players=n) for n in (1, 2, 3, 4)] + [dict(players=n, **sw) for sw in SWITCHES for n in (1, 2, 3, 4)]
 CONFIGS.append(dict(players=1, solo_goals="keep_three"))

@@ -23,6 +23,7 @@ from sim.games.recall.setup import deal
 
 DRAFT_MODES = ("draft", "random", "custom")
 PICKS, COUNTS, OPTS = 16, 23, 20
+AT_PAYMENT = ("Exoskelet",)         # used at a follower payment, not as a free action (RC-R244)
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,8 @@ class Tables:
     config: object
     content: Content
     C: np.ndarray                   # int64[kernel.NC]: scalar constants (kernel.C_*)
-    ab_event: np.ndarray            # int64[U]: 1 = event-bound ability (RC-R65)
+    ab_free: np.ndarray             # int64[U]: 1 = a free action (not event-bound, RC-R65; not
+                                    # Exoskelet, offered at the payment, RC-R244)
     ab_hex: np.ndarray              # int64[U]: 1 = fixed cost 1 (RC-A33)
     item_ab: np.ndarray             # int64[items, 2]: first ability index and count (Multitool: 4)
     action_names: tuple[str, ...]
@@ -104,7 +106,7 @@ def build_tables(config, content: Content) -> Tables:
     C[kernel.C_O_RING] = len(names) - 1
     C[kernel.C_O_OPT] = names.index("opt:0")
     return Tables(config=config, content=content, C=C,
-                  ab_event=np.array([1 if a.event else 0 for a in ab_src], dtype=np.int64),
+                  ab_free=np.array([0 if a.event or a.id in AT_PAYMENT else 1 for a in ab_src], dtype=np.int64),
                   ab_hex=np.array([1 if a.hexagon else 0 for a in ab_src], dtype=np.int64),
                   item_ab=item_ab, action_names=tuple(names), field_names=tuple(fnames),
                   ability_names=tuple(ab_names))
@@ -220,7 +222,7 @@ def setup(t: Tables, game_ids, seed: int) -> st.State:
 
 
 def _run(s: st.State, actions, decide: bool) -> st.State:
-    kernel.step_batch(s.m, s.hidden, s.legal, s.t.C, s.t.ab_event, s.t.ab_hex, s.t.item_ab, actions, decide)
+    kernel.step_batch(s.m, s.hidden, s.legal, s.t.C, s.t.ab_free, s.t.ab_hex, s.t.item_ab, actions, decide)
     return s
 
 

@@ -149,12 +149,12 @@ def ability_cost(g, p, a, ab_hex):
 
 
 @kernel
-def free_actions(g, lg, C, ab_event, ab_hex, p):
-    """RC-A70 free actions of the active seat: ``use:a`` (owned, not event-bound, payable from the
-    skill field), ``chest:x`` (held), ``ring`` (Noorderling holder on a camp field without ring)."""
+def free_actions(g, lg, C, ab_free, ab_hex, p):
+    """RC-A70 free actions of the active seat: ``use:a`` (owned, a free action (``ab_free``),
+    payable from the skill field), ``chest:x`` (held), ``ring`` (Noorderling holder on a camp field without ring)."""
     b = seat(p)
     for a in range(C[C_U]):
-        lg[C[C_O_USE] + a] = g[b + P_OWN + a] == 1 and ab_event[a] == 0 and g[b + P_SKILL] >= ability_cost(g, p, a, ab_hex)
+        lg[C[C_O_USE] + a] = g[b + P_OWN + a] == 1 and ab_free[a] == 1 and g[b + P_SKILL] >= ability_cost(g, p, a, ab_hex)
     for x in range(C[C_NCH]):
         lg[C[C_O_CHEST] + x] = g[b + P_CHESTS + x] > 0
     ring = False
@@ -166,7 +166,7 @@ def free_actions(g, lg, C, ab_event, ab_hex, p):
 
 
 @kernel
-def main_mask(g, lg, C, ab_event, ab_hex, p):
+def main_mask(g, lg, C, ab_free, ab_hex, p):
     """RC-R8, RC-R13, RC-R34: ``recall``; ``play:k:s`` for an available card of kind k into a free
     slot s (F only with a card in A..E); the free actions."""
     b = seat(p)
@@ -178,7 +178,7 @@ def main_mask(g, lg, C, ab_event, ab_hex, p):
         if g[b + P_AVAIL + k] > 0:
             for s in range(6):
                 lg[C[C_O_PLAY] + 6 * k + s] = g[b + P_SLOT + s] < 0 and (s < 5 or filled)
-    free_actions(g, lg, C, ab_event, ab_hex, p)
+    free_actions(g, lg, C, ab_free, ab_hex, p)
 
 
 # ---- flow -----------------------------------------------------------------------------------------------
@@ -215,7 +215,7 @@ def decide(g, h, lg, C, kind, p):
 
 
 @kernel
-def advance(g, h, lg, C, ab_event, ab_hex, item_ab):
+def advance(g, h, lg, C, ab_free, ab_hex, item_ab):
     lg[:] = False
     while True:
         ph = g[G_PHASE]
@@ -242,7 +242,7 @@ def advance(g, h, lg, C, ab_event, ab_hex, item_ab):
             g[G_PHASE] = PH_TURN
         elif ph == PH_TURN:
             g[G_PHASE] = PH_MAIN
-            main_mask(g, lg, C, ab_event, ab_hex, g[G_ACTIVE])
+            main_mask(g, lg, C, ab_free, ab_hex, g[G_ACTIVE])
             if decide(g, h, lg, C, K_MAIN, g[G_ACTIVE]):
                 return
         else:
@@ -250,7 +250,7 @@ def advance(g, h, lg, C, ab_event, ab_hex, item_ab):
 
 
 @kernel
-def step_batch(m, hidden, legal, C, ab_event, ab_hex, item_ab, actions, decide_now):
+def step_batch(m, hidden, legal, C, ab_free, ab_hex, item_ab, actions, decide_now):
     """Apply each game's action (if ``decide_now``; games over are skipped), then advance every
     game. The actions must be legal: ``engine.step`` checks them first."""
     for b in range(m.shape[0]):
@@ -259,4 +259,4 @@ def step_batch(m, hidden, legal, C, ab_event, ab_hex, item_ab, actions, decide_n
             if g[G_KIND] == K_DONE:
                 continue
             apply(g, hidden[b], C, actions[b])
-        advance(g, hidden[b], legal[b], C, ab_event, ab_hex, item_ab)
+        advance(g, hidden[b], legal[b], C, ab_free, ab_hex, item_ab)
