@@ -196,3 +196,28 @@ def test_rc_r44_free_actions_before_the_recharge_also_with_empty_slots():
     run(o, gen, [o.A_END], d)
     assert o.recharged and o.placed[p] == 0
     assert zendeling not in o.free_actions(p)                   # stones back, but unusable this turn (RC-R45)
+
+
+# ---------------------------------------------------------------- solo goals: one component, one card (RC-V15)
+
+def test_rc_v15_a_sanctuary_counts_for_one_card_in_oracle_and_scoring():
+    """RC-V15, RC-A54, RC-E37, RC-E42, RC-V13: "4 sanctuaries" + "6 area tiles" with 4 sanctuaries and
+    2 workshops on 6 tiles is not met (the sanctuaries serve one card, 2 buildings are left); with
+    4 more workshops on the sanctuaries' tiles it is. Oracle and scoring.py read it the same way."""
+    from sim.games.recall.scoring import Components, two_cards_met
+    from tests.oracle_recall import SAN, WKS
+    gc = [g.id for g in CT.goal_cards]
+    four_sanct, six_tiles = gc.index("GC8"), gc.index("GC13")
+    for extra in (False, True):
+        o = oracle(players=1)
+        o.bld[0] = [-1] * o.NF
+        built = [(SAN, k) for k in range(4)] + [(WKS, 4), (WKS, 5)] + ([(WKS, k) for k in range(4)] if extra else [])
+        for j, (kind, k) in enumerate(built):
+            o.bld[0][7 * k + 1 + j // 6] = kind                 # a different field for each building
+        o.sanct[0] = [True] * 4 + [False] * 2
+        assert len(o.built_slots(0)) == 6 and sum(o.sanct[0]) == 4
+        comps = Components((0, 0, 0, 0), (0, 0, 0), 0, 0, 0,
+                           tuple((kind, k, frozenset()) for kind, k in built))
+        ours = o.two_goals_met(0, four_sanct, six_tiles)
+        theirs = two_cards_met(comps, ("sanctuaries", 4), ("area_tiles", 6))
+        assert ours == theirs == extra
