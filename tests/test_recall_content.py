@@ -206,6 +206,10 @@ def _error(tmp_path, name, old, new, key):
     ("items.csv", "items_file", "Pouch;Horn;Boots;Lens", "Pouch;Horn;Boots;Lamp", "unknown item 'Lamp'"),
     ("setup.toml", "setup_file", "crystal_cap = 6", "crystal_cap = -1", "crystal_cap: expected an integer from 0"),
     ("setup.toml", "setup_file", "pigs = 10", "pigz = 10", "unknown key; did you mean 'pigs'?"),
+    ("setup.toml", "setup_file", 'excavation_crystal = ["P", "R", "W"]', 'excavation_crystal = ["P", "X", "W"]',
+     "excavation_crystal[1]: unknown crystal 'X'; expected one of W, R, P"),
+    ("setup.toml", "setup_file", "excavation_steps = [4, 3, 2]", "excavation_steps = [4, 3]",
+     "excavation_steps: expected a list of 3 entries"),
 ])
 def test_bad_files_name_file_place_and_expectation(tmp_path, name, key, old, new, expected):
     """RC-A1: every error is one line naming the file, the row or key, and what was expected."""

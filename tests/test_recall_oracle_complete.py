@@ -221,3 +221,45 @@ def test_rc_v15_a_sanctuary_counts_for_one_card_in_oracle_and_scoring():
         ours = o.two_goals_met(0, four_sanct, six_tiles)
         theirs = two_cards_met(comps, ("sanctuaries", 4), ("area_tiles", 6))
         assert ours == theirs == extra
+
+
+# ---------------------------------------------------------------- excavation table and pig points are data
+
+def test_rc_r152_r214_excavation_table_and_pig_points_come_from_setup_toml(tmp_path):
+    """RC-R152, RC-R153, RC-R154, RC-R214, RC-E44, RC-A1: an edited setup.toml changes the oracle's excavation
+    and both implementations' pig-farm points."""
+    import numpy as np
+
+    from sim.games.recall import content as content_module
+    from sim.games.recall.config import Config
+    from sim.games.recall.content import load_content
+    from sim.games.recall.content_types import EXCAVATION
+    from sim.games.recall.scoring import scoring_tables
+    from tests.oracle_recall import RcOracle
+    from tests.scaffold import copy_content, edit
+    files = copy_content(content_module, tmp_path)
+    edit(tmp_path / "setup.toml", 'excavation_crystal = ["P", "R", "W"]', 'excavation_crystal = ["P", "R", "R"]')
+    edit(tmp_path / "setup.toml", "excavation_steps = [4, 3, 2]", "excavation_steps = [4, 3, 5]")
+    edit(tmp_path / "setup.toml", "pig_farm_points = 2", "pig_farm_points = 3")
+    cfg = Config(players=4, **files)
+    ct = load_content(cfg)
+    assert ct.setup.excavation == ((2, 4), (1, 3), (1, 5)) and scoring_tables(ct).pig_farm_points == 3
+    o = RcOracle(cfg, ct, 1, 0, start=False)
+    plain_slot(o, 2, GRAIN)
+    x = 14
+    o.terr[x], o.site[x] = EXCAVATION, [0, 0, 0]
+    o.fol[0][x], o.cr[0], o.trk[0] = 2, [0, 1, 0], [0, 0, 0]
+    o.light[0] = [t.id for t in ct.light_tokens].index("L5")   # the white bonus token passed: VP:2
+    assert o.can_excavate(0, x)                                # 1 red pays for 3 stones (edited)
+    o.drive(o.excavate(0, x), [])                              # one stone colour: nothing asked
+    assert o.trk[0][0] == 5 and o.cr[0] == [0, 0, 0]          # 3 stones: 1 red (edited), 5 steps (edited)
+    o.tribe[0] = tribe("Dorian")
+    o.farm[x] = True                                            # the player is present there (1 follower left)
+    o.final_scoring()
+    assert o.parts["score_pigs"][0] == 3
+    default = scoring_tables(load_content(Config()))
+    assert default.pig_farm_points == 2
+    from sim.games.recall.scoring import final_scoring
+    from tests.test_recall_scoring import _end_from_oracle
+    e, _ = _end_from_oracle(o, ct)
+    assert final_scoring(scoring_tables(ct), e)["score_pigs"][0, 0] == 3 * int(np.asarray(e.pig_farms)[0, 0])

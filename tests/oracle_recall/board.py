@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from sim.games.recall.content_types import CAMP, EXCAVATION, FOREST, GRAIN, MONUMENT, MOUNTAIN, NONE, Atom
-from tests.oracle_recall.common import SAN, WKS, W, R, EXCAVATE
+from tests.oracle_recall.common import SAN, WKS, W, R
 
 
 class Board:
@@ -260,7 +260,7 @@ class Board:
         k = len(self.site[f])
         if self.fol[p][f] == 0 or self.terr[f] != EXCAVATION or k == 0:
             return False                            # RC-R157
-        return self.can_pay(p, self.single(EXCAVATE[min(k, 3)][0]))
+        return self.can_pay(p, self.single(self.ct.setup.excavation[k - 1][0]))
 
     def dev_targets(self, p, t) -> list:
         if t == 3:
@@ -290,7 +290,7 @@ class Board:
         """RC-R151..R158: 1 follower + the crystal by stones on the site; 2/3/4 steps; GPR window."""
         colours = sorted(set(self.site[f]))
         c = yield from self._opt(p, "stone", colours)
-        crystal, steps = EXCAVATE[min(len(self.site[f]), 3)]
+        crystal, steps = self.ct.setup.excavation[len(self.site[f]) - 1]      # RC-R152..R154 (setup.toml)
         exo = yield from self.payment(p, 1, self.payable_followers(p, f))
         yield from self.pay_and_points(p, self.single(crystal))
         if not exo:

@@ -15,7 +15,6 @@ PARTS = ("score_track", "score_knowledge", "score_ancestors", "score_saints", "s
 N_PICK, N_COUNT, N_OPT = 16, 23, 20
 SAN, WKS, MON = 0, 1, 2                      # BUILDINGS indices
 W, R, P = 0, 1, 2
-EXCAVATE = {3: (W, 2), 2: (R, 3), 1: (P, 4)}  # stones on the site -> crystal paid, steps (RC-R152..R154)
 OWN = 3                                      # own-colour stones in ``stones[p]``
 ACTION_ATOMS = ("MOVE", "WMOVE", "DEV", "EXPLORE", "PAYOPT", "UNITS", "BUY", "SELL", "COPY")
 ORDER_FREE = ("CRYSTAL", "VP", "PP", "CHEST")   # reward atoms resolved first, without an order decision

@@ -109,7 +109,7 @@ class Scoring:
             value = sum(v * c for v, c in zip(ct.setup.crystal_value, self.cr[p]))
             self.parts["score_leftover"][p] = (value + self.on_board(p)) // ct.setup.leftover_divisor
             if self.dorian(p):                                # RC-R214, RC-R215, RC-E44
-                self.parts["score_pigs"][p] = 2 * sum(1 for f in range(self.NF) if self.farm[f] and self.dorian_present(p, f))
+                self.parts["score_pigs"][p] = ct.setup.pig_farm_points * sum(1 for f in range(self.NF) if self.farm[f] and self.dorian_present(p, f))
             self.parts["score_purple"][p] = self.purple[p]
             if n == 1:                                        # RC-V13, RC-V14, RC-A54
                 g = self.goals[0]
