@@ -263,3 +263,23 @@ def test_rc_r152_r214_excavation_table_and_pig_points_come_from_setup_toml(tmp_p
     from tests.test_recall_scoring import _end_from_oracle
     e, _ = _end_from_oracle(o, ct)
     assert final_scoring(scoring_tables(ct), e)["score_pigs"][0, 0] == 3 * int(np.asarray(e.pig_farms)[0, 0])
+
+
+# ---------------------------------------------------------------- the digital companion is not simulated (RC-A55)
+
+def test_rc_a55_solo_result_is_the_goals_only_no_companion_comparison():
+    """RC-A55, RC-V13, RC-V14: a solo game is won by its two goals alone; no comparison with the
+    companion's old civilisations enters the result, and the sheet has no such column."""
+    import random
+
+    from sim.games.recall.config import Config
+    from tests.oracle_recall import PARTS, RcOracle
+    for game in range(3):
+        o = RcOracle(Config(players=1), CT, 5, game)
+        r = random.Random(game)
+        while not o.done:
+            o.step(r.choice(o.legal_list()))
+        sheet = o.sheet()
+        assert sheet["win_share"] == [1.0 if sheet["rc_goal_met"][0] else 0.0]
+        assert sheet["score"][0] == sum(sheet[k][0] for k in PARTS)
+        assert not [k for k in sheet if "companion" in k or "civilisation" in k]
