@@ -36,6 +36,22 @@ def _seat(s, b, p, col):
     return int(s.m[b, st.seat_col(p, col)])
 
 
+def _free(t):
+    """1 per ability that is a free action (engine tables)."""
+    return t.part(kernel.C_T_FREE, len(t.ability_names))
+
+
+def _item_abilities(t, item):
+    first, count = t.part(kernel.C_T_ITEM_AB, 2 * len(t.content.items)).reshape(-1, 2)[item]
+    return list(range(first, first + count))
+
+
+def _main_mask(t, g, p=0):
+    lg = np.zeros(t.A, dtype=bool)
+    kernel.main_mask(g, lg, t.C, t.tab, t.atoms, p)
+    return _names(t, lg)
+
+
 def test_action_space_follows_the_model_doc():
     """A = 2 + 6K + 16 + NF + 23 + 20 + U + C + 1 = 289 by default, in the doc's order."""
     t = _tables()
@@ -139,8 +155,7 @@ def test_first_main_offers_recall_white_cards_and_payable_free_abilities_rc_r8_r
     s = engine.init(t, np.arange(40), SEED)
     for b in range(40):
         tribe, item = _seat(s, b, 0, st.P_TRIBE), _seat(s, b, 0, st.P_ITEM)
-        uses = [a for a in ([tribe] + list(range(t.item_ab[item, 0], t.item_ab[item, 0] + t.item_ab[item, 1])))
-                if t.ab_free[a]]
+        uses = [a for a in [tribe] + _item_abilities(t, item) if _free(t)[a]]
         want = ["recall"] + [f"play:W0:{x}" for x in "ABCDE"] + [f"use:{t.ability_names[a]}" for a in sorted(uses)]
         assert s.m[b, st.G_DEC] == 0 and _names(t, s.legal[b]) == want
 
@@ -150,12 +165,9 @@ def test_an_ability_costs_more_than_the_stones_on_the_skill_field_is_not_offered
     s = engine.init(t, [0], SEED)
     tribe = _seat(s, 0, 0, st.P_TRIBE)
     s.m[0, st.seat_col(0, st.P_USES + tribe)] = 1          # second activation: 2 stones
-    lg = np.zeros_like(s.legal[0])
-    kernel.main_mask(s.m[0], lg, t.C, t.ab_free, t.ab_hex, 0)
-    assert f"use:{t.ability_names[tribe]}" not in _names(t, lg)
+    assert f"use:{t.ability_names[tribe]}" not in _main_mask(t, s.m[0])
     s.m[0, st.seat_col(0, st.P_SKILL)] = 2
-    kernel.main_mask(s.m[0], lg, t.C, t.ab_free, t.ab_hex, 0)
-    assert (f"use:{t.ability_names[tribe]}" in _names(t, lg)) == bool(t.ab_free[tribe])
+    assert (f"use:{t.ability_names[tribe]}" in _main_mask(t, s.m[0])) == bool(_free(t)[tribe])
 
 
 def test_a_held_chest_and_a_ring_are_free_actions_rc_a70():
@@ -166,15 +178,12 @@ def test_a_held_chest_and_a_ring_are_free_actions_rc_a70():
     nd = int(t.C[kernel.C_NOORD])
     g[st.seat_col(0, st.P_OWN + nd)] = 1
     camp = int(np.flatnonzero(g[st.F_CAMP:st.F_CAMP + st.F_MAX] >= 0)[0])
-    lg = np.zeros_like(s.legal[0])
-    kernel.main_mask(g, lg, t.C, t.ab_free, t.ab_hex, 0)
-    assert "chest:CH5" in _names(t, lg) and "ring" not in _names(t, lg)      # no follower on a camp
+    names = _main_mask(t, g)
+    assert "chest:CH5" in names and "ring" not in names                      # no follower on a camp
     g[st.seat_col(0, st.P_FOL + camp)] = 1
-    kernel.main_mask(g, lg, t.C, t.ab_free, t.ab_hex, 0)
-    assert "ring" in _names(t, lg)
+    assert "ring" in _main_mask(t, g)
     g[st.F_RING + camp] = 1                                                   # that camp has its ring
-    kernel.main_mask(g, lg, t.C, t.ab_free, t.ab_hex, 0)
-    assert "ring" not in _names(t, lg)
+    assert "ring" not in _main_mask(t, g)
 
 
 def test_an_illegal_action_is_refused_before_any_game_moves():
@@ -186,11 +195,17 @@ def test_an_illegal_action_is_refused_before_any_game_moves():
     assert np.array_equal(s.m, before)
 
 
-def test_a_step_beyond_the_compiled_part_is_refused():
+def test_a_game_stopped_at_a_rule_not_compiled_is_refused():
+    """Picking a pending effect is not compiled yet: the game stops, and stepping it is refused."""
     t = _tables(players=2, tribe_draft="random")
     s = engine.init(t, [0], SEED)
+    engine.step(s, [t.action_names.index("play:W0:A")])
+    assert st.KIND_NAMES[s.m[0, st.G_KIND]] == "effect"
+    engine.step(s, [t.action_names.index("pick:0")])
+    assert s.m[0, st.G_KIND] == st.K_STOP and st.STOP_REASONS[s.m[0, st.G_STOP]] == "pick"
+    assert not s.legal[0].any() and s.m[0, st.G_DEC] == -1
     with pytest.raises(NotImplementedError, match="not compiled yet"):
-        engine.step(s, [1])
+        engine.step(s, [0])
 
 
 def test_a_game_depends_only_on_seed_and_game_index():
@@ -199,7 +214,9 @@ def test_a_game_depends_only_on_seed_and_game_index():
     big = engine.init(t, np.arange(8), SEED)
     one = engine.init(t, [6], SEED)
     rng = np.random.default_rng(3)
-    while big.m[6, st.G_KIND] < kernel.FRONTIER:
+    for _ in range(30):
+        if big.m[6, st.G_KIND] == st.K_STOP:
+            break
         a = int(rng.choice(np.flatnonzero(big.legal[6])))
         part = engine.step(take(big, [6]), [a])
         big.m[6], big.legal[6] = part.m[0], part.legal[0]

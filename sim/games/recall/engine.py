@@ -20,6 +20,7 @@ from sim.games.recall import state as st
 from sim.games.recall.board import build_board, fields
 from sim.games.recall.content_types import KEY_COLOURS, LETTERS, Content
 from sim.games.recall.setup import deal
+from sim.games.recall.tables import build_tables as content_tables
 
 DRAFT_MODES = ("draft", "random", "custom")
 PICKS, COUNTS, OPTS = 16, 23, 20
@@ -30,11 +31,9 @@ AT_PAYMENT = ("Exoskelet",)         # used at a follower payment, not as a free 
 class Tables:
     config: object
     content: Content
-    C: np.ndarray                   # int64[kernel.NC]: scalar constants (kernel.C_*)
-    ab_free: np.ndarray             # int64[U]: 1 = a free action (not event-bound, RC-R65; not
-                                    # Exoskelet, offered at the payment, RC-R244)
-    ab_hex: np.ndarray              # int64[U]: 1 = fixed cost 1 (RC-A33)
-    item_ab: np.ndarray             # int64[items, 2]: first ability index and count (Multitool: 4)
+    C: np.ndarray                   # int64[kernel.NC]: scalars and offsets into ``tab`` (kernel.C_*)
+    tab: np.ndarray                 # int64[...]: the content's index arrays (``_index_tables``)
+    atoms: np.ndarray               # int64[N, 9]: sim.games.recall.tables' atom table
     action_names: tuple[str, ...]
     field_names: tuple[str, ...]
     ability_names: tuple[str, ...]
@@ -42,6 +41,11 @@ class Tables:
     @property
     def A(self) -> int:
         return len(self.action_names)
+
+    def part(self, offset_key: int, n: int) -> np.ndarray:
+        """The ``n`` entries of ``tab`` from the offset ``C[offset_key]``."""
+        o = int(self.C[offset_key])
+        return self.tab[o:o + n]
 
 
 def abilities(content: Content) -> tuple[list[str], list, np.ndarray]:
@@ -84,32 +88,65 @@ def build_tables(config, content: Content) -> Tables:
     for what, (n, cap) in sizes.items():
         if n > cap:
             raise ValueError(f"recall engine: {n} {what} in the content, the state holds at most {cap}")
+    ct = content_tables(content)
+    eid = ct.effect_id
+    tb = content.time_board
+    parts = [
+        (kernel.C_T_FREE, [0 if a.event or a.id in AT_PAYMENT else 1 for a in ab_src]),
+        (kernel.C_T_HEX, [int(a.hexagon) for a in ab_src]),
+        (kernel.C_T_EVT, [kernel.EVENTS.index(a.event) for a in ab_src]),
+        (kernel.C_T_ITEM_AB, item_ab.ravel()),
+        (kernel.C_T_KEY, [eid[("key", k)] for k in range(len(kinds))]),
+        (kernel.C_T_BASE, [eid[("base", x)] for x in range(len(content.base_fields))]),
+        (kernel.C_T_UPG, _upgrade_effects(content, eid)),
+        (kernel.C_T_DARK, [eid[("dark", k)] for k in range(len(content.dark_tokens))]),
+        (kernel.C_T_GOAL, [eid[("goal", k)] for k in range(len(content.goal_cards))]),
+        (kernel.C_T_PROD, [eid[("production", k)] for k in range(len(content.board.production))]),
+        (kernel.C_T_PROD_BLD, [p.building for p in content.board.production]),
+        (kernel.C_T_SYM, list(content.upgrade_symbols)),
+        (kernel.C_T_PATH_SP, list(tb.path_spaces)),
+        (kernel.C_T_GOAL_SP, list(tb.goal_spaces)),
+        (kernel.C_T_EROWS, ct.effect_rows.ravel()),
+    ]
     C = np.zeros(kernel.NC, dtype=np.int64)
-    C[kernel.C_NP] = config.players
-    C[kernel.C_K] = len(kinds)
-    C[kernel.C_NF] = len(fnames)
-    C[kernel.C_U] = len(ab_names)
-    C[kernel.C_NCH] = len(content.chest_tiles)
-    C[kernel.C_TRIBES] = len(content.tribes)
-    C[kernel.C_ITEMS] = len(content.items)
-    C[kernel.C_DRAFT] = DRAFT_MODES.index(config.tribe_draft)
-    C[kernel.C_RINGS] = sum(r.count for r in content.rings)
+    tab = []
+    for key, values in parts:
+        C[key] = len(tab)
+        tab.extend(int(v) for v in values)
     ids = [t.id for t in content.tribes]
-    C[kernel.C_NOORD] = ids.index("Noorderling") if "Noorderling" in ids else -1
-    C[kernel.C_PER_STACK] = content.setup.items_per_stack
-    C[kernel.C_START1] = content.map.start_fields[0]
-    C[kernel.C_START2] = content.map.start_fields[1] if len(content.map.start_fields) > 1 else content.map.start_fields[0]
-    C[kernel.C_START_FOL] = content.setup.start_followers
-    C[kernel.C_O_PLAY] = 2
-    C[kernel.C_O_USE] = names.index(f"use:{ab_names[0]}")
-    C[kernel.C_O_CHEST] = C[kernel.C_O_USE] + len(ab_names)
-    C[kernel.C_O_RING] = len(names) - 1
-    C[kernel.C_O_OPT] = names.index("opt:0")
-    return Tables(config=config, content=content, C=C,
-                  ab_free=np.array([0 if a.event or a.id in AT_PAYMENT else 1 for a in ab_src], dtype=np.int64),
-                  ab_hex=np.array([1 if a.hexagon else 0 for a in ab_src], dtype=np.int64),
-                  item_ab=item_ab, action_names=tuple(names), field_names=tuple(fnames),
-                  ability_names=tuple(ab_names))
+    scalars = {
+        kernel.C_NP: config.players, kernel.C_K: len(kinds), kernel.C_NF: len(fnames), kernel.C_U: len(ab_names),
+        kernel.C_NCH: len(content.chest_tiles), kernel.C_TRIBES: len(content.tribes), kernel.C_ITEMS: len(content.items),
+        kernel.C_DRAFT: DRAFT_MODES.index(config.tribe_draft), kernel.C_RINGS: sum(r.count for r in content.rings),
+        kernel.C_NOORD: ab_names.index("Noorderling") if "Noorderling" in ab_names else -1,
+        kernel.C_JHE: ab_names.index("J'He") if "J'He" in ab_names else -1,
+        kernel.C_AYNIR: ids.index("Aynir") if "Aynir" in ids else -1,
+        kernel.C_PER_STACK: content.setup.items_per_stack,
+        kernel.C_START1: content.map.start_fields[0], kernel.C_START2: content.map.start_fields[min(1, len(content.map.start_fields) - 1)],
+        kernel.C_START_FOL: content.setup.start_followers,
+        kernel.C_O_PLAY: 2, kernel.C_O_PICK: names.index("pick:0"), kernel.C_O_OPT: names.index("opt:0"),
+        kernel.C_O_USE: names.index(f"use:{ab_names[0]}"), kernel.C_O_CHEST: names.index(f"use:{ab_names[0]}") + len(ab_names),
+        kernel.C_O_RING: len(names) - 1,
+        kernel.C_NPROD: len(content.board.production), kernel.C_NSYM: len(content.upgrade_symbols),
+        kernel.C_SPACES: tb.spaces, kernel.C_NPATH_SP: len(tb.path_spaces), kernel.C_NGOAL_SP: len(tb.goal_spaces),
+        kernel.C_MAXDEC: config.max_decisions_per_turn, kernel.C_AUTO: int(config.event_abilities == "auto"),
+        kernel.C_COPY_EVER: int(config.copy_field == "ever"), kernel.C_CAP: content.setup.crystal_cap,
+        kernel.C_KEEP3: int(config.solo_goals == "keep_three"),
+    }
+    for key, value in scalars.items():
+        C[key] = value
+    return Tables(config=config, content=content, C=C, tab=np.array(tab, dtype=np.int64),
+                  atoms=np.ascontiguousarray(ct.atoms, dtype=np.int64), action_names=tuple(names),
+                  field_names=tuple(fnames), ability_names=tuple(ab_names))
+
+
+def _upgrade_effects(content: Content, eid: dict) -> list[int]:
+    """Effect index of side a / b of each letter's upgrade tile (2 per letter, -1 without one)."""
+    out = [-1] * (2 * len(LETTERS))
+    for u in content.upgrades:
+        for side in range(2):
+            out[2 * u.letter + side] = eid[("upgrade", u.letter, side)]
+    return out
 
 
 class _Decisions:
@@ -207,6 +244,11 @@ def _setup_one(t: Tables, g: np.ndarray, h: np.ndarray, seed: int, game: int):
     r_t, r_i = len(ct.tribes) - n, len(ct.items) - n
     _put(h, st.H_OLDT, rng.permutations(keys("old_tribes"), r_t)[0])
     _put(h, st.H_OLDI, rng.permutations(keys("old_items"), r_i)[0])
+    g[st.G_CARD] = g[st.G_FIELD] = -1
+    for p in range(n):
+        b = st.SEAT0 + p * st.SW
+        _put(g, b + st.P_UPG, [-1] * 6)
+        _put(g, b + st.P_PATHS, [-1] * 3)
     g[st.G_PHASE] = st.PH_SOLO
 
 
@@ -222,7 +264,7 @@ def setup(t: Tables, game_ids, seed: int) -> st.State:
 
 
 def _run(s: st.State, actions, decide: bool) -> st.State:
-    kernel.step_batch(s.m, s.hidden, s.legal, s.t.C, s.t.ab_free, s.t.ab_hex, s.t.item_ab, actions, decide)
+    kernel.step_batch(s.m, s.hidden, s.legal, s.t.C, s.t.tab, s.t.atoms, actions, decide)
     return s
 
 
@@ -233,12 +275,14 @@ def init(t: Tables, game_ids, seed: int) -> st.State:
 def step(s: st.State, actions) -> st.State:
     """Apply one action per game (ignored for finished games), then advance. In place.
 
-    An action outside its game's legal mask is refused before any game of the batch moves. The
-    compiled part ends at each game's first ``main`` decision: a step from there is refused."""
+    An action outside its game's legal mask is refused before any game of the batch moves; so is a
+    step of a game the kernel stopped (``K_STOP``: a rule it does not compile yet)."""
     actions = np.ascontiguousarray(actions, dtype=np.int64)
-    live = s.m[:, st.G_KIND] != st.K_DONE
-    check_legal(s.legal, actions, live, s.gid, _Decisions(s.m), s.t.action_names)
-    if (live & (s.m[:, st.G_KIND] >= kernel.FRONTIER)).any():
-        raise NotImplementedError("recall engine: the turn (main and after) is not compiled yet "
-                                  "(docs/recall_engine.md, 'What is left')")
+    kind = s.m[:, st.G_KIND]
+    stopped = np.flatnonzero(kind == st.K_STOP)
+    if len(stopped):
+        i = int(stopped[0])
+        raise NotImplementedError(f"recall engine: game {int(s.gid[i])} stopped at a rule not compiled yet "
+                                  f"({st.STOP_REASONS[int(s.m[i, st.G_STOP])]}; docs/recall_engine.md, 'What is left')")
+    check_legal(s.legal, actions, kind != st.K_DONE, s.gid, _Decisions(s.m), s.t.action_names)
     return _run(s, actions, True)

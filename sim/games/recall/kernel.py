@@ -6,10 +6,18 @@ automatic flow and stops at the first decision with at least two legal actions, 
 decision's legal mask in ``lg``; a decision with exactly one legal action is applied at once,
 one with none is skipped (docs/recall_model.md, "The action space").
 
-Compiled so far: the solo start field (RC-V11), the tribe draft in its three forms (RC-S33,
-RC-V1, RC-V2..V5), the old tribes and item stacks (RC-S36, RC-S37) and each game's first
-``main`` decision (RC-R8, RC-R13 with the free actions of RC-A70). ``FRONTIER`` is the first
-kind whose step is not compiled yet; ``engine.step`` refuses it.
+Compiled so far (docs/recall_engine.md): the solo start field (RC-V11), the tribe draft in its
+three forms (RC-S33, RC-V1, RC-V2..V5), old tribes and item stacks (RC-S36, RC-S37), and of the
+turn: ``main`` (RC-R8, RC-R13, RC-R34), the pending list of a played card and field with the
+``key_card`` window (J'He), ``effect`` up to its ``end``, the recall with its ``produce``
+decisions up to ``end``, the ``recharge`` window and the recharge (RC-R36..R47), ``turn_end``,
+the crystal cap (RC-R73, RC-A38), the rounds and the hourglass (RC-R1..R7), path rounds
+(RC-R184..R186) and the goal round (RC-R189) with the rewards made only of crystals, green and
+purple points, and the turn guard (RC-A68). Anything else stops the game at ``K_STOP`` with its
+reason in ``G_STOP``; ``engine.step`` refuses to step a stopped game.
+
+Tables: ``C`` int64 scalars and offsets into ``tab`` (int64, the content's index arrays,
+``engine.build_tables``); ``atoms`` is sim.games.recall.tables' atom table.
 
 Column constants come from ``state.py`` and numba freezes them into its on-disk cache, which
 follows only THIS file: ``LAYOUT`` is a checksum of state.py's constants, checked at import, so
@@ -19,15 +27,18 @@ from __future__ import annotations
 
 import zlib
 
-import numpy as np
 from numba import njit
 
 from sim.games.recall import state as st
 from sim.games.recall.state import (
-    F_CAMP, F_RING, F_START, G_ACTIVE, G_DEC, G_DSTEP, G_ITEM_DISP, G_KIND, G_NF, G_NP, G_OLD_ITEMS,
-    G_OLD_TRIBE, G_PHASE, G_RINGS, G_ROUND, G_TRIBE_DISP, H_OLDI, H_OLDT, K_DONE, K_DRAFT, K_MAIN,
-    K_START_FIELD, P_AVAIL, P_CHESTS, P_FOL, P_ITEM, P_OWN, P_SKILL, P_SLOT, P_START, P_SUPPLY, P_TRIBE,
-    P_USES, PH_DRAFT, PH_MAIN, PH_OLD, PH_SOLO, PH_TURN, SEAT0, SW)
+    F_CAMP, F_RING, F_START, G_ACTIVE, G_CARD, G_DARK, G_DEC, G_DSTEP, G_EVENT_USED, G_FIELD, G_GUARD,
+    G_ITEM_DISP, G_KIND, G_NF, G_NP, G_OLD_ITEMS, G_OLD_TRIBE, G_PEND, G_PEND_N, G_PHASE, G_PROD_LEFT,
+    G_PROD_USED, G_RECHARGED, G_RINGS, G_ROUND, G_STOP, G_TRIBE_DISP, G_TURN_DEC, H_GOALS, H_OLDI, H_OLDT,
+    K_DONE, K_DRAFT, K_EFFECT, K_EVENT, K_GOAL, K_MAIN, K_PATH, K_PRODUCE, K_RECHARGE, K_START_FIELD, K_STOP,
+    K_TURN_END, P_AVAIL, P_CHESTS, P_CR, P_CR_LOST, P_EVER, P_FOL, P_ITEM, P_OWN, P_PATHS, P_PLACED, P_PLAYS,
+    P_PURPLE, P_RECALLS, P_SCORE, P_SKILL, P_SLOT, P_START, P_SUPPLY, P_TRIBE, P_UPG, P_USES, PEND_MAX, PEND_W,
+    PH_BONUS_EVENT, PH_DRAFT, PH_EFFECT, PH_GOAL, PH_KEY_EVENT, PH_MAIN, PH_NEXT, PH_OLD, PH_PATH, PH_PRODUCE,
+    PH_RECHARGE, PH_SOLO, PH_STOP, PH_TURN, PH_TURN_END, SEAT0, SW, U_MAX)
 
 
 def layout_sum() -> int:
@@ -36,21 +47,29 @@ def layout_sum() -> int:
     return zlib.crc32(repr(items).encode())
 
 
-LAYOUT = 1503780703
+LAYOUT = 738919803
 
 if layout_sum() != LAYOUT:
     raise ImportError(f"recall kernel: the state constants changed; set LAYOUT = {layout_sum()} in "
                       f"kernel.py (this also invalidates numba's cache)")
 
 kernel = njit(cache=True, _nrt=False)
-FRONTIER = K_MAIN
 
-# scalar constants ``C`` (engine.build_tables)
+# scalar constants and offsets ``C`` (engine.build_tables)
 (C_NP, C_K, C_NF, C_U, C_NCH, C_TRIBES, C_ITEMS, C_DRAFT, C_RINGS, C_NOORD, C_PER_STACK, C_START1,
- C_START2, C_START_FOL, C_O_PLAY, C_O_USE, C_O_CHEST, C_O_RING, C_O_OPT) = range(19)
-NC = 19
+ C_START2, C_START_FOL, C_O_PLAY, C_O_USE, C_O_CHEST, C_O_RING, C_O_OPT, C_O_PICK,
+ C_T_FREE, C_T_HEX, C_T_EVT, C_T_ITEM_AB, C_T_KEY, C_T_BASE, C_T_UPG, C_T_DARK, C_T_GOAL, C_T_PROD,
+ C_T_PROD_BLD, C_NPROD, C_T_SYM, C_NSYM, C_SPACES, C_T_PATH_SP, C_NPATH_SP, C_T_GOAL_SP, C_NGOAL_SP,
+ C_MAXDEC, C_AUTO, C_COPY_EVER, C_JHE, C_AYNIR, C_CAP, C_KEEP3, C_GOALS_HELD, C_T_EROWS) = range(48)
+NC = 48
 DRAFT_PAIRS, DRAFT_RANDOM, DRAFT_CUSTOM = 0, 1, 2
 A_END, A_RECALL = 0, 1
+EVENTS = ("", "bonus_token", "key_card", "sanctuary", "artifact", "excavate", "production", "camp")
+EV_BONUS, EV_KEY = 1, 2
+# sim.games.recall.content_types.OPS indices used here; atom columns of tables.ATOM_COLUMNS
+OP_CRYSTAL, OP_VP, OP_PP, OP_DEV, OP_COPY = 0, 3, 4, 16, 22
+A_ITEM, A_ALT, A_OP, A_ARG, A_N, A_W, A_R, A_P = range(8)
+(S_NONE, S_PICK, S_FREE, S_PRODUCTION, S_ABILITY, S_REWARD, S_SCORING, S_GUARD) = range(8)
 
 
 @kernel
@@ -126,7 +145,7 @@ def nth_unowned(g, col, total, j):
 
 
 @kernel
-def deal_old_tribes(g, h, C, item_ab):
+def deal_old_tribes(g, h, C, tab):
     """RC-S36, RC-S37: the unowned tribes / items in content order, read through the drawn
     permutations; then each seat owns its tribe's and item's abilities."""
     for t in range(3):
@@ -137,24 +156,101 @@ def deal_old_tribes(g, h, C, item_ab):
         b = seat(p)
         g[b + P_OWN + g[b + P_TRIBE]] = 1
         it = g[b + P_ITEM]
-        for a in range(item_ab[it, 0], item_ab[it, 0] + item_ab[it, 1]):
+        for a in range(tab[C[C_T_ITEM_AB] + 2 * it], tab[C[C_T_ITEM_AB] + 2 * it] + tab[C[C_T_ITEM_AB] + 2 * it + 1]):
             g[b + P_OWN + a] = 1
 
 
-# ---- the turn -----------------------------------------------------------------------------------------
+# ---- crystals, abilities -----------------------------------------------------------------------------
 @kernel
-def ability_cost(g, p, a, ab_hex):
+def conv_rate(g, p, C):
+    """k crystals of one kind make one of the next: 3, with Aynir 2 (RC-R207)."""
+    return 2 if C[C_AYNIR] >= 0 and g[seat(p) + P_OWN + C[C_AYNIR]] == 1 else 3
+
+
+@kernel
+def payable(g, p, C, w, r, pp):
+    """RC-A69's fixed paying rule on a copy of the crystals: purple, then red, then white."""
+    b = seat(p)
+    W, R, P = g[b + P_CR], g[b + P_CR + 1], g[b + P_CR + 2]
+    k = conv_rate(g, p, C)
+    while P < pp:
+        while R < k:
+            if W < k:
+                return False
+            W -= k
+            R += 1
+        R -= k
+        P += 1
+    P -= pp
+    while R < r:
+        if P > 0:
+            P -= 1
+            R += 1
+            W += 1
+        elif W >= k:
+            W -= k
+            R += 1
+        else:
+            return False
+    R -= r
+    while W < w:
+        if R > 0:
+            R -= 1
+            W += 2
+        elif P > 0:
+            P -= 1
+            R += 1
+            W += 1
+        else:
+            return False
+    return True
+
+
+@kernel
+def crystal_cap(g, p, C):
+    """RC-R73, RC-A38, RC-A69: whites up to reds, reds up to purples, then cut to the cap."""
+    b = seat(p)
+    k, cap = conv_rate(g, p, C), C[C_CAP]
+    while g[b + P_CR] > cap and g[b + P_CR] >= k:
+        g[b + P_CR] -= k
+        g[b + P_CR + 1] += 1
+    while g[b + P_CR + 1] > cap and g[b + P_CR + 1] >= k:
+        g[b + P_CR + 1] -= k
+        g[b + P_CR + 2] += 1
+    for c in range(3):
+        if g[b + P_CR + c] > cap:
+            g[b + P_CR_LOST] += g[b + P_CR + c] - cap
+            g[b + P_CR + c] = cap
+
+
+@kernel
+def ability_cost(g, p, a, C, tab):
     """RC-R61, RC-R64: 1 with the hexagon, else 1 + activations since the last recall."""
-    return 1 if ab_hex[a] else 1 + g[seat(p) + P_USES + a]
+    return 1 if tab[C[C_T_HEX] + a] else 1 + g[seat(p) + P_USES + a]
 
 
 @kernel
-def free_actions(g, lg, C, ab_free, ab_hex, p):
-    """RC-A70 free actions of the active seat: ``use:a`` (owned, a free action (``ab_free``),
-    payable from the skill field), ``chest:x`` (held), ``ring`` (Noorderling holder on a camp field without ring)."""
+def can_use(g, p, a, C, tab):
+    return g[seat(p) + P_OWN + a] == 1 and g[G_RECHARGED] == 0 and g[seat(p) + P_SKILL] >= ability_cost(g, p, a, C, tab)
+
+
+@kernel
+def pay_ability(g, p, a, C, tab):
+    b = seat(p)
+    c = ability_cost(g, p, a, C, tab)
+    g[b + P_SKILL] -= c
+    g[b + P_PLACED] += c
+    g[b + P_USES + a] += 1
+
+
+@kernel
+def free_actions(g, lg, C, tab, p, uses):
+    """RC-A70 free actions of the active seat: ``use:a`` (if ``uses``: owned, a free action,
+    payable from the skill field, not after the recharge), ``chest:x`` (held), ``ring``
+    (Noorderling holder with a follower on a camp field without ring, rings left)."""
     b = seat(p)
     for a in range(C[C_U]):
-        lg[C[C_O_USE] + a] = g[b + P_OWN + a] == 1 and ab_free[a] == 1 and g[b + P_SKILL] >= ability_cost(g, p, a, ab_hex)
+        lg[C[C_O_USE] + a] = uses and tab[C[C_T_FREE] + a] == 1 and can_use(g, p, a, C, tab)
     for x in range(C[C_NCH]):
         lg[C[C_O_CHEST] + x] = g[b + P_CHESTS + x] > 0
     ring = False
@@ -165,39 +261,264 @@ def free_actions(g, lg, C, ab_free, ab_hex, p):
     lg[C[C_O_RING]] = ring
 
 
+# ---- effects -------------------------------------------------------------------------------------------
 @kernel
-def main_mask(g, lg, C, ab_free, ab_hex, p):
+def field_effect(g, p, letter, C, tab):
+    """The current version of a field: the upgrade tile's side, else the printed field (RC-A14)."""
+    side = g[seat(p) + P_UPG + letter]
+    if side >= 0:
+        return tab[C[C_T_UPG] + 2 * letter + side]
+    return tab[C[C_T_BASE] + letter]
+
+
+@kernel
+def push_effect(g, e, owner, C, tab, atoms):
+    """Append effect e's items to the pending list; a ``DEV:n`` item gives n ``DEV:1`` items.
+    Returns False when the list would overflow PEND_MAX."""
+    r0, r1 = tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]
+    r = r0
+    while r < r1:
+        item = atoms[r, A_ITEM]
+        single = r + 1 >= r1 or atoms[r + 1, A_ITEM] != item
+        copies = atoms[r, A_N] if single and atoms[r, A_OP] == OP_DEV else 1
+        for j in range(copies):
+            n = g[G_PEND_N]
+            if n >= PEND_MAX:
+                return False
+            q = G_PEND + PEND_W * n
+            g[q], g[q + 1], g[q + 2], g[q + 3] = e, item, owner, 1 if copies > 1 else 0
+            g[G_PEND_N] = n + 1
+        while r < r1 and atoms[r, A_ITEM] == item:
+            r += 1
+    return True
+
+
+@kernel
+def has_items(e, C, tab):
+    return tab[C[C_T_EROWS] + 2 * e + 1] > tab[C[C_T_EROWS] + 2 * e]
+
+
+@kernel
+def gain_points(g, p, n, C, tab):
+    """Green points (never below 0); passing an upgrade symbol is not compiled: False."""
+    b = seat(p)
+    old, new = g[b + P_SCORE], max(0, g[b + P_SCORE] + n)
+    for i in range(C[C_NSYM]):
+        sym = tab[C[C_T_SYM] + i]
+        if old < sym <= new:
+            return False
+    g[b + P_SCORE] = new
+    return True
+
+
+@kernel
+def reward(g, p, e, C, tab, atoms):
+    """A reward made only of order-free crystals, green and purple points, item by item (RC-A64
+    step 1). Anything else is not compiled: the game stops before anything is gained."""
+    r0, r1 = tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]
+    for r in range(r0, r1):
+        op = atoms[r, A_OP]
+        alone = (r == r0 or atoms[r - 1, A_ITEM] != atoms[r, A_ITEM]) and (r + 1 == r1 or atoms[r + 1, A_ITEM] != atoms[r, A_ITEM])
+        if not alone or (op != OP_CRYSTAL and op != OP_VP and op != OP_PP):
+            return False
+    b = seat(p)
+    for r in range(r0, r1):
+        op, n = atoms[r, A_OP], atoms[r, A_N]
+        if op == OP_CRYSTAL:
+            g[b + P_CR + atoms[r, A_ARG]] += n
+        elif op == OP_PP:
+            g[b + P_PURPLE] += n
+        elif not gain_points(g, p, n, C, tab):
+            return False
+    return True
+
+
+# ---- the turn -------------------------------------------------------------------------------------------
+@kernel
+def copy_possible(g, p, C, tab, atoms):
+    """RC-R34, RC-A40: F may be played when its COPY has a letter to copy and its cost is payable."""
+    b = seat(p)
+    any_letter = False
+    for s in range(5):
+        any_letter = any_letter or (g[b + P_EVER + s] == 1 if C[C_COPY_EVER] else g[b + P_SLOT + s] >= 0)
+    if not any_letter:
+        return False
+    e = field_effect(g, p, 5, C, tab)
+    for r in range(tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]):
+        if atoms[r, A_OP] == OP_COPY and not payable(g, p, C, atoms[r, A_W], atoms[r, A_R], atoms[r, A_P]):
+            return False
+    return True
+
+
+@kernel
+def main_mask(g, lg, C, tab, atoms, p):
     """RC-R8, RC-R13, RC-R34: ``recall``; ``play:k:s`` for an available card of kind k into a free
-    slot s (F only with a card in A..E); the free actions."""
+    slot s (F only when its copy has an option); the free actions."""
     b = seat(p)
     lg[A_RECALL] = True
-    filled = False
-    for s in range(5):
-        filled = filled or g[b + P_SLOT + s] >= 0
+    f_ok = g[b + P_SLOT + 5] < 0 and copy_possible(g, p, C, tab, atoms)
     for k in range(C[C_K]):
         if g[b + P_AVAIL + k] > 0:
-            for s in range(6):
-                lg[C[C_O_PLAY] + 6 * k + s] = g[b + P_SLOT + s] < 0 and (s < 5 or filled)
-    free_actions(g, lg, C, ab_free, ab_hex, p)
+            for s in range(5):
+                lg[C[C_O_PLAY] + 6 * k + s] = g[b + P_SLOT + s] < 0
+            lg[C[C_O_PLAY] + 6 * k + 5] = f_ok
+    free_actions(g, lg, C, tab, p, True)
 
 
-# ---- flow -----------------------------------------------------------------------------------------------
 @kernel
-def apply(g, h, C, a):
+def event_mask(g, lg, C, tab, p, ev):
+    """An event window (RC-R65, RC-A74): ``use:a`` for each ability of event ``ev`` not used in
+    this window and payable, and ``end``. Returns the number of usable abilities."""
+    n = 0
+    for a in range(C[C_U]):
+        ok = tab[C[C_T_EVT] + a] == ev and g[G_EVENT_USED + a] == 0 and can_use(g, p, a, C, tab)
+        lg[C[C_O_USE] + a] = ok
+        n += ok
+    lg[A_END] = True
+    return n
+
+
+@kernel
+def clear_event(g):
+    for a in range(U_MAX):
+        g[G_EVENT_USED + a] = 0
+
+
+@kernel
+def stop(g, why):
+    g[G_PHASE] = PH_STOP
+    g[G_STOP] = why
+
+
+@kernel
+def use_event_ability(g, a, C, tab, atoms):
+    """Pay and run an event-bound ability: J'He appends the card's items again; others stop."""
+    p = g[G_ACTIVE]
+    pay_ability(g, p, a, C, tab)
+    g[G_EVENT_USED + a] = 1
+    if a == C[C_JHE] and g[G_CARD] >= 0:
+        if not push_effect(g, tab[C[C_T_KEY] + g[G_CARD]], -1, C, tab, atoms):
+            stop(g, S_PICK)
+    else:
+        stop(g, S_ABILITY)
+
+
+@kernel
+def special_index(g, C, tab, off, count):
+    """k if the hourglass stands on the k-th space of the list at ``off`` (path / goal spaces), else -1."""
+    for k in range(count):
+        if tab[off + k] == g[G_ROUND] + 1:
+            return k
+    return -1
+
+
+@kernel
+def end_turn(g, C):
+    p = g[G_ACTIVE]
+    g[G_PEND_N] = 0
+    crystal_cap(g, p, C)
+    g[G_PHASE] = PH_NEXT
+
+
+@kernel
+def recharge(g, C):
+    """RC-R43, RC-R45, RC-R46: placed stones back on the skill field, escalation counts reset."""
+    b = seat(g[G_ACTIVE])
+    g[b + P_SKILL] += g[b + P_PLACED]
+    g[b + P_PLACED] = 0
+    for a in range(C[C_U]):
+        g[b + P_USES + a] = 0
+    g[G_RECHARGED] = 1
+
+
+# ---- flow ---------------------------------------------------------------------------------------------
+@kernel
+def apply(g, h, C, tab, atoms, a):
     """Apply action ``a`` at the pending decision (legal: checked by the caller)."""
     k = g[G_KIND]
     o = C[C_O_OPT]
+    p = g[G_ACTIVE]
+    b = seat(p)
+    free = a >= C[C_O_USE]
     if k == K_START_FIELD:
         g[seat(0) + P_START] = C[C_START1] if a == o else C[C_START2]
         g[G_PHASE] = PH_DRAFT
         place_start_followers(g, C)
     elif k == K_DRAFT:
         take_draft(g, C, a - o)
+    elif k == K_EVENT:
+        if a == A_END:
+            g[G_PHASE] = PH_EFFECT if g[G_PHASE] == PH_KEY_EVENT else PH_TURN_END
+        else:
+            use_event_ability(g, a - C[C_O_USE], C, tab, atoms)
+    elif free:
+        stop(g, S_FREE)
+    elif k == K_MAIN:
+        if a == A_RECALL:                                   # RC-R36, RC-R37
+            c = 0
+            for s in range(6):
+                kind = g[b + P_SLOT + s]
+                if kind >= 0:
+                    g[b + P_AVAIL + kind] += 1
+                    g[b + P_SLOT + s] = -1
+                    c += 1
+            g[b + P_RECALLS] += 1
+            g[G_PROD_LEFT] = c
+            g[G_PROD_USED] = 0
+            g[G_PHASE] = PH_PRODUCE
+        else:                                               # RC-R13, RC-R14
+            kind, s = divmod(a - C[C_O_PLAY], 6)
+            g[b + P_AVAIL + kind] -= 1
+            g[b + P_SLOT + s] = kind
+            g[b + P_EVER + s] = 1
+            g[b + P_PLAYS + s] += 1
+            g[G_CARD] = kind
+            g[G_FIELD] = s
+            e = tab[C[C_T_KEY] + kind]
+            ok = push_effect(g, e, -1, C, tab, atoms) and push_effect(g, field_effect(g, p, s, C, tab), s, C, tab, atoms)
+            g[G_PHASE] = PH_KEY_EVENT if has_items(e, C, tab) else PH_EFFECT
+            clear_event(g)
+            if not ok:
+                stop(g, S_PICK)
+    elif k == K_EFFECT:
+        if a == A_END:                                      # RC-R19: the rest is dropped
+            g[G_PEND_N] = 0
+            g[G_PHASE] = PH_TURN_END
+        else:
+            stop(g, S_PICK)
+    elif k == K_PRODUCE:
+        if a == A_END:
+            g[G_PHASE] = PH_RECHARGE
+        else:
+            stop(g, S_PRODUCTION)
+    elif k == K_RECHARGE:
+        recharge(g, C)
+        g[G_PHASE] = PH_TURN_END
+    elif k == K_TURN_END:
+        end_turn(g, C)
+    elif k == K_PATH:                                       # RC-R184..R186
+        sector = special_index(g, C, tab, C[C_T_PATH_SP], C[C_NPATH_SP])
+        pos = 2 * sector + a - o
+        g[b + P_PATHS + sector] = pos
+        if reward(g, p, tab[C[C_T_DARK] + g[G_DARK + pos]], C, tab, atoms):
+            clear_event(g)
+            g[G_PHASE] = PH_BONUS_EVENT
+        else:
+            stop(g, S_REWARD)
+    elif k == K_GOAL:                                       # RC-R189
+        col = H_GOALS + 3 * p + a - o
+        goal = h[col]
+        h[col] = -1
+        if reward(g, p, tab[C[C_T_GOAL] + goal], C, tab, atoms):
+            g[G_PHASE] = PH_TURN_END
+        else:
+            stop(g, S_REWARD)
 
 
 @kernel
-def decide(g, h, lg, C, kind, p):
-    """Stop at the decision if it has >= 2 legal actions (True); apply a single one at once."""
+def decide(g, h, lg, C, tab, atoms, kind, p):
+    """Stop at the decision if it has >= 2 legal actions (True); apply a single one at once.
+    In a turn, the asked decision after ``max_decisions_per_turn`` ends the turn (RC-A68)."""
     count = 0
     one = -1
     for a in range(lg.shape[0]):
@@ -207,23 +528,31 @@ def decide(g, h, lg, C, kind, p):
     g[G_KIND] = kind
     g[G_DEC] = p
     if count >= 2:
+        if g[G_PHASE] >= PH_MAIN:
+            if g[G_TURN_DEC] >= C[C_MAXDEC]:
+                lg[:] = False
+                g[G_GUARD] += 1
+                stop(g, S_GUARD)
+                return False
+            g[G_TURN_DEC] += 1
         return True
     if count == 1:
         lg[one] = False
-        apply(g, h, C, one)
+        apply(g, h, C, tab, atoms, one)
     return False
 
 
 @kernel
-def advance(g, h, lg, C, ab_free, ab_hex, item_ab):
+def advance(g, h, lg, C, tab, atoms):
     lg[:] = False
     while True:
         ph = g[G_PHASE]
+        p = g[G_ACTIVE]
         if ph == PH_SOLO:
             if g[G_NP] == 1:                      # RC-V11: start field 1 or 2
                 lg[C[C_O_OPT]] = True
                 lg[C[C_O_OPT] + 1] = True
-                if decide(g, h, lg, C, K_START_FIELD, 0):
+                if decide(g, h, lg, C, tab, atoms, K_START_FIELD, 0):
                     return
             else:
                 place_start_followers(g, C)
@@ -233,30 +562,113 @@ def advance(g, h, lg, C, ab_free, ab_hex, item_ab):
                 g[G_PHASE] = PH_OLD
             else:
                 draft_mask(g, lg, C)
-                if decide(g, h, lg, C, K_DRAFT, draft_seat(g)):
+                if decide(g, h, lg, C, tab, atoms, K_DRAFT, draft_seat(g)):
                     return
         elif ph == PH_OLD:
-            deal_old_tribes(g, h, C, item_ab)
+            deal_old_tribes(g, h, C, tab)
             g[G_ROUND] = 0
             g[G_ACTIVE] = 0
             g[G_PHASE] = PH_TURN
-        elif ph == PH_TURN:
-            g[G_PHASE] = PH_MAIN
-            main_mask(g, lg, C, ab_free, ab_hex, g[G_ACTIVE])
-            if decide(g, h, lg, C, K_MAIN, g[G_ACTIVE]):
+        elif ph == PH_TURN:                       # RC-R3, RC-R6
+            g[G_TURN_DEC] = 0
+            g[G_RECHARGED] = 0
+            g[G_CARD] = -1
+            g[G_FIELD] = -1
+            g[G_PEND_N] = 0
+            if special_index(g, C, tab, C[C_T_PATH_SP], C[C_NPATH_SP]) >= 0:
+                g[G_PHASE] = PH_PATH
+            elif special_index(g, C, tab, C[C_T_GOAL_SP], C[C_NGOAL_SP]) >= 0:
+                g[G_PHASE] = PH_GOAL
+            else:
+                g[G_PHASE] = PH_MAIN
+        elif ph == PH_MAIN:
+            main_mask(g, lg, C, tab, atoms, p)
+            if decide(g, h, lg, C, tab, atoms, K_MAIN, p):
                 return
-        else:
+        elif ph == PH_KEY_EVENT or ph == PH_BONUS_EVENT:
+            ev = EV_KEY if ph == PH_KEY_EVENT else EV_BONUS
+            n = event_mask(g, lg, C, tab, p, ev)
+            if n > 0 and C[C_AUTO]:
+                lg[:] = False
+                for a in range(C[C_U]):
+                    if g[G_EVENT_USED + a] == 0 and tab[C[C_T_EVT] + a] == ev and can_use(g, p, a, C, tab):
+                        use_event_ability(g, a, C, tab, atoms)
+                        break
+            elif n > 0:
+                if decide(g, h, lg, C, tab, atoms, K_EVENT, p):
+                    return
+            else:
+                lg[:] = False
+                g[G_PHASE] = PH_EFFECT if ph == PH_KEY_EVENT else PH_TURN_END
+        elif ph == PH_EFFECT:                     # RC-R15, RC-R16, RC-R19
+            if g[G_PEND_N] == 0:
+                g[G_PHASE] = PH_TURN_END
+            else:
+                for i in range(g[G_PEND_N]):
+                    lg[C[C_O_PICK] + i] = True
+                lg[A_END] = True
+                free_actions(g, lg, C, tab, p, True)
+                if decide(g, h, lg, C, tab, atoms, K_EFFECT, p):
+                    return
+        elif ph == PH_PRODUCE:                    # RC-R38, RC-R41
+            if g[G_PROD_LEFT] > 0:
+                for i in range(C[C_NPROD]):
+                    lg[C[C_O_OPT] + i] = tab[C[C_T_PROD_BLD] + i] < 0 and (g[G_PROD_USED] >> i) & 1 == 0
+                lg[A_END] = True
+                free_actions(g, lg, C, tab, p, True)
+                if decide(g, h, lg, C, tab, atoms, K_PRODUCE, p):
+                    return
+            else:
+                g[G_PHASE] = PH_RECHARGE
+        elif ph == PH_RECHARGE:                   # RC-R44, RC-A70
+            lg[A_END] = True
+            free_actions(g, lg, C, tab, p, True)
+            if decide(g, h, lg, C, tab, atoms, K_RECHARGE, p):
+                return
+        elif ph == PH_TURN_END:                   # RC-R9: free actions before the turn ends
+            lg[A_END] = True
+            free_actions(g, lg, C, tab, p, g[G_RECHARGED] == 0)
+            if decide(g, h, lg, C, tab, atoms, K_TURN_END, p):
+                return
+        elif ph == PH_PATH:
+            lg[C[C_O_OPT]] = True
+            lg[C[C_O_OPT] + 1] = True
+            free_actions(g, lg, C, tab, p, True)
+            if decide(g, h, lg, C, tab, atoms, K_PATH, p):
+                return
+        elif ph == PH_GOAL:
+            if g[G_NP] == 1 and C[C_KEEP3]:
+                g[G_PHASE] = PH_TURN_END
+            else:
+                for i in range(3):
+                    lg[C[C_O_OPT] + i] = h[H_GOALS + 3 * p + i] >= 0
+                free_actions(g, lg, C, tab, p, True)
+                if decide(g, h, lg, C, tab, atoms, K_GOAL, p):
+                    return
+        elif ph == PH_NEXT:                       # RC-R3, RC-R5, RC-R7
+            g[G_ACTIVE] += 1
+            if g[G_ACTIVE] == g[G_NP]:
+                g[G_ACTIVE] = 0
+                g[G_ROUND] += 1
+            if g[G_ROUND] + 1 >= C[C_SPACES]:
+                stop(g, S_SCORING)
+            else:
+                g[G_PHASE] = PH_TURN
+        else:                                     # PH_STOP
+            lg[:] = False
+            g[G_KIND] = K_STOP
+            g[G_DEC] = -1
             return
 
 
 @kernel
-def step_batch(m, hidden, legal, C, ab_free, ab_hex, item_ab, actions, decide_now):
-    """Apply each game's action (if ``decide_now``; games over are skipped), then advance every
-    game. The actions must be legal: ``engine.step`` checks them first."""
+def step_batch(m, hidden, legal, C, tab, atoms, actions, decide_now):
+    """Apply each game's action (if ``decide_now``; games over or stopped are skipped), then
+    advance every game. The actions must be legal: ``engine.step`` checks them first."""
     for b in range(m.shape[0]):
         g = m[b]
         if decide_now:
-            if g[G_KIND] == K_DONE:
+            if g[G_KIND] == K_DONE or g[G_KIND] == K_STOP:
                 continue
-            apply(g, hidden[b], C, actions[b])
-        advance(g, hidden[b], legal[b], C, ab_free, ab_hex, item_ab)
+            apply(g, hidden[b], C, tab, atoms, actions[b])
+        advance(g, hidden[b], legal[b], C, tab, atoms)

@@ -34,12 +34,19 @@ TRIBES_MAX = 16     # tribe cards (14)
 ITEMS_MAX = 24      # item tiles (18)
 
 # ---- decision kinds (``G_KIND``; names = the model doc's ``kind`` strings) ---------------------
-KIND_NAMES = ("draft", "start_field", "main")
+KIND_NAMES = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end",
+              "path", "goal", "stopped")
 K_DONE = -1
-K_DRAFT, K_START_FIELD, K_MAIN = range(3)
+K_DRAFT, K_START_FIELD, K_MAIN, K_EFFECT, K_EVENT, K_PRODUCE, K_RECHARGE, K_TURN_END, K_PATH, K_GOAL, K_STOP = range(11)
+# K_STOP: the game reached a rule the kernel does not compile yet (docs/recall_engine.md); G_STOP says which
 
 # ---- program counter (``G_PHASE``) ---------------------------------------------------------------
-PH_SOLO, PH_DRAFT, PH_OLD, PH_TURN, PH_MAIN = range(5)
+(PH_SOLO, PH_DRAFT, PH_OLD, PH_TURN, PH_MAIN, PH_KEY_EVENT, PH_EFFECT, PH_PRODUCE, PH_RECHARGE,
+ PH_TURN_END, PH_NEXT, PH_PATH, PH_BONUS_EVENT, PH_GOAL, PH_STOP) = range(15)
+# why a game stopped (``G_STOP``)
+STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring", "guard")
+PEND_MAX = 16       # pending effects of a turn
+PEND_W = 4          # per pending effect: effect index, item index, owner field letter, 1 = a DEV:1 split off
 
 # ---- per-game columns ------------------------------------------------------------------------------
 G_KIND = 0          # decision kind, -1 = over
@@ -85,7 +92,18 @@ F_START = F_CAMP + F_MAX         # [F_MAX] start-field number or -1
 F_ART = F_START + F_MAX          # [F_MAX] artifact colour lying there or -1
 F_SITE = F_ART + F_MAX           # [F_MAX, 3] stones per colour on an excavation site
 F_RING = F_SITE + 3 * F_MAX      # [F_MAX] 1 = a ring lies on this camp field
-SEAT0 = F_RING + F_MAX
+G_PEND_N = F_RING + F_MAX        # pending effects of the turn
+G_PEND = G_PEND_N + 1            # [PEND_MAX, PEND_W]
+G_CARD = G_PEND + PEND_MAX * PEND_W   # kind of the card played this turn (-1 none)
+G_FIELD = G_CARD + 1             # letter of the field activated this turn (-1 none)
+G_EVENT_USED = G_FIELD + 1       # [U_MAX] 1 = ability used in the current event window (RC-R65)
+G_TURN_DEC = G_EVENT_USED + U_MAX   # decisions asked this turn (RC-A68 guard)
+G_GUARD = G_TURN_DEC + 1         # guard hits (outcome rc_guard_hits)
+G_RECHARGED = G_GUARD + 1        # 1 after this turn's recharge (RC-R45)
+G_PROD_LEFT = G_RECHARGED + 1    # production activations left in this recall
+G_PROD_USED = G_PROD_LEFT + 1    # bit mask of production fields used in this recall
+G_STOP = G_PROD_USED + 1         # STOP_REASONS index of a stopped game
+SEAT0 = G_STOP + 1
 
 # ---- per-seat columns (offsets inside a seat block) -------------------------------------------------
 P_SCORE = 0
@@ -105,7 +123,14 @@ P_OWN = P_USES + U_MAX           # [U_MAX] 1 = ability owned
 P_CHESTS = P_OWN + U_MAX         # [C_MAX] chest tiles held per kind
 P_UNLOCK = P_CHESTS + C_MAX      # [3] old tribe of track t unlocked
 P_FOL = P_UNLOCK + 3             # [F_MAX] follower units per field
-SW = P_FOL + F_MAX
+P_PLACED = P_FOL + F_MAX         # stones lying on abilities (back at the recharge, RC-R43)
+P_EVER = P_PLACED + 1            # [6] field activated at least once (RC-A40 ``copy_field = "ever"``)
+P_UPG = P_EVER + 6               # [6] upgrade tile side on each letter's field (-1 printed)
+P_PATHS = P_UPG + 6              # [3] path-card position chosen in each sector (-1 not yet)
+P_RECALLS = P_PATHS + 3          # statistics: recalls, plays per letter, crystals lost at the cap
+P_PLAYS = P_RECALLS + 1          # [6]
+P_CR_LOST = P_PLAYS + 6
+SW = P_CR_LOST + 1
 W = SEAT0 + MAXP * SW
 
 # ---- hidden columns --------------------------------------------------------------------------------
