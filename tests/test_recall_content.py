@@ -232,6 +232,7 @@ def test_missing_file_and_cross_checks(tmp_path):
     ({"path_sides": "abab"}, "config.path_sides: expected 'all_a', 'random' or six letters"),
     ({"tribe_draft": "auction"}, "config.tribe_draft: expected one of 'draft', 'random', 'custom'"),
     ({"dorian_presence": "slot"}, "config.dorian_presence"),
+    ({"water_no_exit": "sink"}, "config.water_no_exit: expected one of 'back', 'stay'"),
     ({"solo_goals": "keep_three"}, "config.solo_goals: the solo goal rule (RC-A54) applies to 1 player"),
     ({"start_feilds": "random"}, "did you mean 'start_fields'"),
 ])
