@@ -283,3 +283,21 @@ def test_rc_a55_solo_result_is_the_goals_only_no_companion_comparison():
         assert sheet["win_share"] == [1.0 if sheet["rc_goal_met"][0] else 0.0]
         assert sheet["score"][0] == sum(sheet[k][0] for k in PARTS)
         assert not [k for k in sheet if "companion" in k or "civilisation" in k]
+
+
+def test_rc_r212_pigs_go_with_colterons_volcano_move():
+    """RC-R212, RC-R208, RC-A45: a holder of Dorian and Colteron (unlocked) takes pigs from volcano to volcano."""
+    o = oracle()
+    plain_slot(o, 2, VOLCANO)
+    a, b = 14, 17
+    o.fol[0] = [0] * o.NF
+    o.fol[0][a] = 2
+    o.tribe[0] = tribe("Dorian")
+    o.unlocked[0][2] = True                                     # old tribe 2 is Colteron (helper)
+    o.pigs[a], o.pigs_left = 1, o.pigs_left - 1
+    white = o.cr[0][0]
+    gen = o.ab_colteron(0)
+    d = until(o, gen, [fld(o, a), fld(o, b), o.A_COUNT + 1])
+    assert d[1] == "move_pigs" and d[2] == (opt(o, 0), opt(o, 1))
+    run(o, gen, [opt(o, 1)], d)
+    assert o.fol[0][b] == 2 and o.pigs[b] == 1 and o.pigs[a] == 0 and o.cr[0][0] == white + 1

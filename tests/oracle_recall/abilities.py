@@ -191,15 +191,18 @@ class Abilities:
                 yield from self.gain_points(p, 1)
 
     def ab_colteron(self, p):
-        """RC-R208, RC-A45: followers from one volcano to another face-up volcano, and 1 white crystal."""
+        """RC-R208, RC-A45: followers (and a Dorian holder's pigs) from one volcano to another face-up volcano, and 1 white crystal."""
         volcanoes = [f for f in range(self.NF) if self.terr[f] == VOLCANO and not self.island[f]]
         srcs = [f for f in volcanoes if self.fol[p][f] > 0] if len(volcanoes) > 1 else []
         f = yield from self._field(p, "ability_field", srcs, end=True)
         if f is not None and f >= 0:
             g = yield from self._field(p, "ability_field", [v for v in volcanoes if v != f])
             c = yield from self._count(p, "ability_count", 1, self.fol[p][f])
+            m = yield from self.take_pigs(p, 0, self.pigs_along(p, f))        # RC-R212
             self.fol[p][f] -= c
             self.fol[p][g] += c
+            self.pigs[f] -= m
+            self.pigs[g] += m
         self.cr[p][W] += 1
 
     def dorian_present(self, p, f) -> bool:
