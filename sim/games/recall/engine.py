@@ -107,6 +107,9 @@ def build_tables(config, content: Content) -> Tables:
         (kernel.C_T_PATH_SP, list(tb.path_spaces)),
         (kernel.C_T_GOAL_SP, list(tb.goal_spaces)),
         (kernel.C_T_EROWS, ct.effect_rows.ravel()),
+        (kernel.C_T_OPTS, ct.options.ravel()),
+        (kernel.C_T_ABEFF, _ability_effects(content, ab_names, eid)),
+        (kernel.C_T_CHEST, [eid[("chest", k)] for k in range(len(content.chest_tiles))]),
     ]
     C = np.zeros(kernel.NC, dtype=np.int64)
     tab = []
@@ -125,6 +128,7 @@ def build_tables(config, content: Content) -> Tables:
         kernel.C_START1: content.map.start_fields[0], kernel.C_START2: content.map.start_fields[min(1, len(content.map.start_fields) - 1)],
         kernel.C_START_FOL: content.setup.start_followers,
         kernel.C_O_PLAY: 2, kernel.C_O_PICK: names.index("pick:0"), kernel.C_O_OPT: names.index("opt:0"),
+        kernel.C_O_FIELD: names.index(f"field:{fnames[0]}"), kernel.C_O_COUNT: names.index("count:1"),
         kernel.C_O_USE: names.index(f"use:{ab_names[0]}"), kernel.C_O_CHEST: names.index(f"use:{ab_names[0]}") + len(ab_names),
         kernel.C_O_RING: len(names) - 1,
         kernel.C_NPROD: len(content.board.production), kernel.C_NSYM: len(content.upgrade_symbols),
@@ -138,6 +142,20 @@ def build_tables(config, content: Content) -> Tables:
     return Tables(config=config, content=content, C=C, tab=np.array(tab, dtype=np.int64),
                   atoms=np.ascontiguousarray(ct.atoms, dtype=np.int64), action_names=tuple(names),
                   field_names=tuple(fnames), ability_names=tuple(ab_names))
+
+
+def _ability_effects(content: Content, ab_names: list[str], eid: dict) -> list[int]:
+    """Effect index of each ability's data effect; -1 for a coded one. A Multitool part runs the
+    effect of the item of that name (RC-R247)."""
+    tribes = [t.id for t in content.tribes]
+    items = [i.id for i in content.items]
+    out = []
+    for name in ab_names:
+        own = name.split(".")[-1]
+        src, key = (content.tribes[tribes.index(own)], ("tribe", tribes.index(own))) if own in tribes else (
+            content.items[items.index(own)], ("item", items.index(own)))
+        out.append(-1 if src.coded or not src.effect else eid[key])
+    return out
 
 
 def _upgrade_effects(content: Content, eid: dict) -> list[int]:

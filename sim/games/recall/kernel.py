@@ -32,13 +32,15 @@ from numba import njit
 from sim.games.recall import state as st
 from sim.games.recall.state import (
     F_CAMP, F_RING, F_START, G_ACTIVE, G_CARD, G_DARK, G_DEC, G_DSTEP, G_EVENT_USED, G_FIELD, G_GUARD,
-    G_ITEM_DISP, G_KIND, G_NF, G_NP, G_OLD_ITEMS, G_OLD_TRIBE, G_PEND, G_PEND_N, G_PHASE, G_PROD_LEFT,
-    G_PROD_USED, G_RECHARGED, G_RINGS, G_ROUND, G_STOP, G_TRIBE_DISP, G_TURN_DEC, H_GOALS, H_OLDI, H_OLDT,
+    G_CHEST_N, G_CHEST_TOP, G_ITEM_DISP, G_KIND, G_NF, G_NP, G_OLD_ITEMS, G_OLD_TRIBE, G_PEND, G_PEND_N, G_PHASE, G_PROD_LEFT,
+    G_PROD_USED, G_RECHARGED, G_RINGS, G_ROUND, G_STOP, G_TRIBE_DISP, G_TURN_DEC, H_CHEST, H_GOALS, H_OLDI, H_OLDT,
     K_DONE, K_DRAFT, K_EFFECT, K_EVENT, K_GOAL, K_MAIN, K_PATH, K_PRODUCE, K_RECHARGE, K_START_FIELD, K_STOP,
     K_TURN_END, P_AVAIL, P_CHESTS, P_CR, P_CR_LOST, P_EVER, P_FOL, P_ITEM, P_OWN, P_PATHS, P_PLACED, P_PLAYS,
     P_PURPLE, P_RECALLS, P_SCORE, P_SKILL, P_SLOT, P_START, P_SUPPLY, P_TRIBE, P_UPG, P_USES, PEND_MAX, PEND_W,
     PH_BONUS_EVENT, PH_DRAFT, PH_EFFECT, PH_GOAL, PH_KEY_EVENT, PH_MAIN, PH_NEXT, PH_OLD, PH_PATH, PH_PRODUCE,
-    PH_RECHARGE, PH_SOLO, PH_STOP, PH_TURN, PH_TURN_END, SEAT0, SW, U_MAX)
+    PH_RECHARGE, PH_SOLO, PH_STOP, PH_TURN, PH_TURN_END, SEAT0, SW, U_MAX,
+    G_Q, G_QN, G_QI, G_RET, G_LEFT, G_SELLF, Q_MAX, PH_PROD_EVENT, PH_EXEC, PH_PLACE, PH_CRYSTAL, PH_BUY,
+    PH_SELL, PH_SELL_COUNT, K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT)
 
 
 def layout_sum() -> int:
@@ -47,7 +49,7 @@ def layout_sum() -> int:
     return zlib.crc32(repr(items).encode())
 
 
-LAYOUT = 738919803
+LAYOUT = 4072107034
 
 if layout_sum() != LAYOUT:
     raise ImportError(f"recall kernel: the state constants changed; set LAYOUT = {layout_sum()} in "
@@ -60,15 +62,16 @@ kernel = njit(cache=True, _nrt=False)
  C_START2, C_START_FOL, C_O_PLAY, C_O_USE, C_O_CHEST, C_O_RING, C_O_OPT, C_O_PICK,
  C_T_FREE, C_T_HEX, C_T_EVT, C_T_ITEM_AB, C_T_KEY, C_T_BASE, C_T_UPG, C_T_DARK, C_T_GOAL, C_T_PROD,
  C_T_PROD_BLD, C_NPROD, C_T_SYM, C_NSYM, C_SPACES, C_T_PATH_SP, C_NPATH_SP, C_T_GOAL_SP, C_NGOAL_SP,
- C_MAXDEC, C_AUTO, C_COPY_EVER, C_JHE, C_AYNIR, C_CAP, C_KEEP3, C_GOALS_HELD, C_T_EROWS) = range(48)
-NC = 48
+ C_MAXDEC, C_AUTO, C_COPY_EVER, C_JHE, C_AYNIR, C_CAP, C_KEEP3, C_GOALS_HELD, C_T_EROWS, C_T_OPTS,
+ C_O_FIELD, C_O_COUNT, C_T_ABEFF, C_T_CHEST) = range(53)
+NC = 53
 DRAFT_PAIRS, DRAFT_RANDOM, DRAFT_CUSTOM = 0, 1, 2
 A_END, A_RECALL = 0, 1
 EVENTS = ("", "bonus_token", "key_card", "sanctuary", "artifact", "excavate", "production", "camp")
-EV_BONUS, EV_KEY = 1, 2
+EV_BONUS, EV_KEY, EV_PROD = 1, 2, 6
 # sim.games.recall.content_types.OPS indices used here; atom columns of tables.ATOM_COLUMNS
-OP_CRYSTAL, OP_VP, OP_PP, OP_DEV, OP_COPY = 0, 3, 4, 16, 22
-A_ITEM, A_ALT, A_OP, A_ARG, A_N, A_W, A_R, A_P = range(8)
+OP_CRYSTAL, OP_F, OP_VP, OP_PP, OP_UPC, OP_CHEST, OP_DEV, OP_BUY, OP_SELL, OP_COPY = 0, 1, 3, 4, 7, 11, 16, 20, 21, 22
+A_ITEM, A_ALT, A_OP, A_ARG, A_N, A_W, A_R, A_P, A_OPTION = range(9)
 (S_NONE, S_PICK, S_FREE, S_PRODUCTION, S_ABILITY, S_REWARD, S_SCORING, S_GUARD) = range(8)
 
 
@@ -312,51 +315,156 @@ def gain_points(g, p, n, C, tab):
 
 
 @kernel
-def reward(g, p, e, C, tab, atoms):
-    """A reward made only of order-free crystals, green and purple points, item by item (RC-A64
-    step 1). Anything else is not compiled: the game stops before anything is gained."""
-    r0, r1 = tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]
-    for r in range(r0, r1):
-        op = atoms[r, A_OP]
-        alone = (r == r0 or atoms[r - 1, A_ITEM] != atoms[r, A_ITEM]) and (r + 1 == r1 or atoms[r + 1, A_ITEM] != atoms[r, A_ITEM])
-        if not alone or (op != OP_CRYSTAL and op != OP_VP and op != OP_PP):
-            return False
-    b = seat(p)
-    for r in range(r0, r1):
-        op, n = atoms[r, A_OP], atoms[r, A_N]
-        if op == OP_CRYSTAL:
-            g[b + P_CR + atoms[r, A_ARG]] += n
-        elif op == OP_PP:
-            g[b + P_PURPLE] += n
-        elif not gain_points(g, p, n, C, tab):
+def compiled_atom(op):
+    return (op == OP_CRYSTAL or op == OP_VP or op == OP_PP or op == OP_CHEST or op == OP_F or op == OP_UPC
+            or op == OP_BUY or op == OP_SELL)
+
+
+@kernel
+def order_free(op):
+    return op == OP_CRYSTAL or op == OP_VP or op == OP_PP or op == OP_CHEST
+
+
+@kernel
+def same_atom(atoms, r, q):
+    for c in range(A_ITEM + 1, atoms.shape[1]):
+        if c != A_ALT and atoms[r, c] != atoms[q, c]:
             return False
     return True
+
+
+@kernel
+def enqueue(g, r, n):
+    q = g[G_QN]
+    if q >= Q_MAX:
+        return False
+    g[G_Q + 2 * q] = r
+    g[G_Q + 2 * q + 1] = n
+    g[G_QN] = q + 1
+    return True
+
+
+@kernel
+def start_queue(g, ret):
+    g[G_QN] = 0
+    g[G_QI] = 0
+    g[G_RET] = ret
+
+
+@kernel
+def queue_reward(g, e, ret, C, tab, atoms):
+    """A reward for the active seat (RC-A64, model doc "Reward order"): the order-free items first
+    in item order, then the others. Compiled: single-alternative items of compiled atoms, the
+    others all equal or one; False (nothing queued) otherwise."""
+    r0, r1 = tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]
+    other = -1
+    for r in range(r0, r1):
+        alone = (r == r0 or atoms[r - 1, A_ITEM] != atoms[r, A_ITEM]) and (r + 1 == r1 or atoms[r + 1, A_ITEM] != atoms[r, A_ITEM])
+        if not alone or not compiled_atom(atoms[r, A_OP]):
+            return False
+        if not order_free(atoms[r, A_OP]):
+            if other >= 0 and not same_atom(atoms, r, other):
+                return False
+            other = r
+    start_queue(g, ret)
+    for free_first in (True, False):
+        for r in range(r0, r1):
+            if order_free(atoms[r, A_OP]) == free_first and not enqueue(g, r, atoms[r, A_N]):
+                return False
+    g[G_PHASE] = PH_EXEC
+    return True
+
+
+@kernel
+def pay(g, p, C, w, r, pp):
+    """Pay a payable cost by RC-A69's fixed rule (the same steps as ``payable``)."""
+    b = seat(p)
+    k = conv_rate(g, p, C)
+    while g[b + P_CR + 2] < pp:
+        while g[b + P_CR + 1] < k:
+            g[b + P_CR] -= k
+            g[b + P_CR + 1] += 1
+        g[b + P_CR + 1] -= k
+        g[b + P_CR + 2] += 1
+    g[b + P_CR + 2] -= pp
+    while g[b + P_CR + 1] < r:
+        if g[b + P_CR + 2] > 0:
+            g[b + P_CR + 2] -= 1
+            g[b + P_CR + 1] += 1
+            g[b + P_CR] += 1
+        else:
+            g[b + P_CR] -= k
+            g[b + P_CR + 1] += 1
+    g[b + P_CR + 1] -= r
+    while g[b + P_CR] < w:
+        if g[b + P_CR + 1] > 0:
+            g[b + P_CR + 1] -= 1
+            g[b + P_CR] += 2
+        else:
+            g[b + P_CR + 2] -= 1
+            g[b + P_CR + 1] += 1
+            g[b + P_CR] += 1
+    g[b + P_CR] -= w
+
+
+@kernel
+def execute(g, h, C, tab, atoms):
+    """Run the next queued atom for the active seat; atoms with a decision set its phase."""
+    p = g[G_ACTIVE]
+    b = seat(p)
+    i = g[G_QI]
+    r, n = g[G_Q + 2 * i], g[G_Q + 2 * i + 1]
+    g[G_QI] = i + 1
+    op = atoms[r, A_OP]
+    if op == OP_CRYSTAL:
+        g[b + P_CR + atoms[r, A_ARG]] += n
+    elif op == OP_PP:
+        g[b + P_PURPLE] += n
+    elif op == OP_VP:
+        if not gain_points(g, p, n, C, tab):
+            stop(g, S_REWARD)
+    elif op == OP_CHEST:                              # RC-R150: the top tiles of the stack
+        for j in range(n):
+            if g[G_CHEST_TOP] >= g[G_CHEST_N]:
+                stop(g, S_REWARD)                     # the reshuffle (RC-A27) is not compiled
+                return
+            g[b + P_CHESTS + h[H_CHEST + g[G_CHEST_TOP]]] += 1
+            g[G_CHEST_TOP] += 1
+    elif op == OP_F:                                  # RC-R76, RC-A71, RC-A73
+        g[G_LEFT] = min(n, g[b + P_SUPPLY])
+        if g[G_LEFT] > 0:
+            g[G_PHASE] = PH_PLACE
+    elif op == OP_UPC:                                # RC-R72
+        g[G_LEFT] = n
+        g[G_PHASE] = PH_CRYSTAL
+    elif op == OP_BUY:                                # RC-R24, RC-A23
+        g[G_LEFT] = r
+        g[G_PHASE] = PH_BUY
+    elif op == OP_SELL:                               # RC-R25
+        g[G_PHASE] = PH_SELL
+    else:
+        stop(g, S_PICK)
 
 
 # ---- the turn -------------------------------------------------------------------------------------------
 @kernel
-def copy_possible(g, p, C, tab, atoms):
-    """RC-R34, RC-A40: F may be played when its COPY has a letter to copy and its cost is payable."""
+def copy_possible(g, p, C):
+    """RC-R34, RC-A40: F may be played once a field A..E holds a card (``ever``: was activated);
+    its COPY item checks its cost only when picked."""
     b = seat(p)
-    any_letter = False
     for s in range(5):
-        any_letter = any_letter or (g[b + P_EVER + s] == 1 if C[C_COPY_EVER] else g[b + P_SLOT + s] >= 0)
-    if not any_letter:
-        return False
-    e = field_effect(g, p, 5, C, tab)
-    for r in range(tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]):
-        if atoms[r, A_OP] == OP_COPY and not payable(g, p, C, atoms[r, A_W], atoms[r, A_R], atoms[r, A_P]):
-            return False
-    return True
+        if (g[b + P_EVER + s] == 1) if C[C_COPY_EVER] else (g[b + P_SLOT + s] >= 0):
+            return True
+    return False
 
 
 @kernel
 def main_mask(g, lg, C, tab, atoms, p):
     """RC-R8, RC-R13, RC-R34: ``recall``; ``play:k:s`` for an available card of kind k into a free
-    slot s (F only when its copy has an option); the free actions."""
+    slot s (F only after another field, ``copy_possible``); the free actions."""
     b = seat(p)
     lg[A_RECALL] = True
-    f_ok = g[b + P_SLOT + 5] < 0 and copy_possible(g, p, C, tab, atoms)
+    f_ok = g[b + P_SLOT + 5] < 0 and copy_possible(g, p, C)
     for k in range(C[C_K]):
         if g[b + P_AVAIL + k] > 0:
             for s in range(5):
@@ -404,6 +512,24 @@ def use_event_ability(g, a, C, tab, atoms):
 
 
 @kernel
+def after_event(ph):
+    """Where the flow goes once an event window is over."""
+    if ph == PH_KEY_EVENT:
+        return PH_EFFECT
+    if ph == PH_PROD_EVENT:
+        return PH_PRODUCE
+    return PH_TURN_END
+
+
+@kernel
+def remove_pending(g, i):
+    n = g[G_PEND_N]
+    for j in range(G_PEND + PEND_W * i, G_PEND + PEND_W * (n - 1)):
+        g[j] = g[j + PEND_W]
+    g[G_PEND_N] = n - 1
+
+
+@kernel
 def special_index(g, C, tab, off, count):
     """k if the hourglass stands on the k-th space of the list at ``off`` (path / goal spaces), else -1."""
     for k in range(count):
@@ -448,11 +574,23 @@ def apply(g, h, C, tab, atoms, a):
         take_draft(g, C, a - o)
     elif k == K_EVENT:
         if a == A_END:
-            g[G_PHASE] = PH_EFFECT if g[G_PHASE] == PH_KEY_EVENT else PH_TURN_END
+            g[G_PHASE] = after_event(g[G_PHASE])
         else:
             use_event_ability(g, a - C[C_O_USE], C, tab, atoms)
-    elif free:
-        stop(g, S_FREE)
+    elif free:                                              # RC-A70: then the same node again
+        if a == C[C_O_RING]:
+            stop(g, S_FREE)
+        elif a >= C[C_O_CHEST]:
+            x = a - C[C_O_CHEST]
+            g[b + P_CHESTS + x] -= 1
+            if not queue_reward(g, tab[C[C_T_CHEST] + x], g[G_PHASE], C, tab, atoms):
+                stop(g, S_FREE)
+        else:
+            u = a - C[C_O_USE]
+            pay_ability(g, p, u, C, tab)
+            e = tab[C[C_T_ABEFF] + u]
+            if e < 0 or not queue_reward(g, e, g[G_PHASE], C, tab, atoms):
+                stop(g, S_ABILITY)
     elif k == K_MAIN:
         if a == A_RECALL:                                   # RC-R36, RC-R37
             c = 0
@@ -484,13 +622,66 @@ def apply(g, h, C, tab, atoms, a):
         if a == A_END:                                      # RC-R19: the rest is dropped
             g[G_PEND_N] = 0
             g[G_PHASE] = PH_TURN_END
-        else:
-            stop(g, S_PICK)
+        else:                                               # RC-R15, RC-R89: the item whole
+            i = a - C[C_O_PICK]
+            q = G_PEND + PEND_W * i
+            e, item, dev1 = g[q], g[q + 1], g[q + 3]
+            remove_pending(g, i)
+            r0, r1 = tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]
+            r, alts = -1, 0
+            for x in range(r0, r1):
+                if atoms[x, A_ITEM] == item:
+                    r = x
+                    alts += 1
+            start_queue(g, PH_EFFECT)
+            if alts != 1 or not compiled_atom(atoms[r, A_OP]) or dev1:
+                stop(g, S_PICK)
+            else:
+                enqueue(g, r, atoms[r, A_N])
+                g[G_PHASE] = PH_EXEC
     elif k == K_PRODUCE:
         if a == A_END:
             g[G_PHASE] = PH_RECHARGE
+        else:                                               # RC-R38, RC-R41
+            i = a - o
+            g[G_PROD_USED] |= 1 << i
+            g[G_PROD_LEFT] -= 1
+            clear_event(g)
+            if not queue_reward(g, tab[C[C_T_PROD] + i], PH_PROD_EVENT, C, tab, atoms):
+                stop(g, S_PRODUCTION)
+    elif k == K_PLACE:
+        f = a - C[C_O_FIELD]
+        g[b + P_FOL + f] += g[G_LEFT]
+        g[b + P_SUPPLY] -= g[G_LEFT]
+        g[G_PHASE] = PH_EXEC
+    elif k == K_CRYSTAL:
+        if a == A_END:
+            g[G_LEFT] = 0
         else:
-            stop(g, S_PRODUCTION)
+            c = a - o
+            g[b + P_CR + c] -= 1
+            g[b + P_CR + c + 1] += 1
+            g[G_LEFT] -= 1
+    elif k == K_BUY:
+        if a == A_END:
+            g[G_PHASE] = PH_EXEC
+        else:
+            x = C[C_T_OPTS] + 4 * (atoms[g[G_LEFT], A_OPTION] + a - o)
+            pay(g, p, C, tab[x], tab[x + 1], tab[x + 2])
+            g[G_LEFT] = min(tab[x + 3], g[b + P_SUPPLY])
+            g[G_PHASE] = PH_PLACE if g[G_LEFT] > 0 else PH_EXEC
+    elif k == K_SELL:
+        if a == A_END:
+            g[G_PHASE] = PH_EXEC
+        else:
+            g[G_SELLF] = a - C[C_O_FIELD]
+            g[G_PHASE] = PH_SELL_COUNT
+    elif k == K_SELL_COUNT:
+        c = a - C[C_O_COUNT] + 1
+        g[b + P_FOL + g[G_SELLF]] -= c
+        g[b + P_SUPPLY] += c
+        g[b + P_CR] += c
+        g[G_PHASE] = PH_SELL
     elif k == K_RECHARGE:
         recharge(g, C)
         g[G_PHASE] = PH_TURN_END
@@ -500,18 +691,14 @@ def apply(g, h, C, tab, atoms, a):
         sector = special_index(g, C, tab, C[C_T_PATH_SP], C[C_NPATH_SP])
         pos = 2 * sector + a - o
         g[b + P_PATHS + sector] = pos
-        if reward(g, p, tab[C[C_T_DARK] + g[G_DARK + pos]], C, tab, atoms):
-            clear_event(g)
-            g[G_PHASE] = PH_BONUS_EVENT
-        else:
+        clear_event(g)
+        if not queue_reward(g, tab[C[C_T_DARK] + g[G_DARK + pos]], PH_BONUS_EVENT, C, tab, atoms):
             stop(g, S_REWARD)
     elif k == K_GOAL:                                       # RC-R189
         col = H_GOALS + 3 * p + a - o
         goal = h[col]
         h[col] = -1
-        if reward(g, p, tab[C[C_T_GOAL] + goal], C, tab, atoms):
-            g[G_PHASE] = PH_TURN_END
-        else:
+        if not queue_reward(g, tab[C[C_T_GOAL] + goal], PH_TURN_END, C, tab, atoms):
             stop(g, S_REWARD)
 
 
@@ -585,8 +772,8 @@ def advance(g, h, lg, C, tab, atoms):
             main_mask(g, lg, C, tab, atoms, p)
             if decide(g, h, lg, C, tab, atoms, K_MAIN, p):
                 return
-        elif ph == PH_KEY_EVENT or ph == PH_BONUS_EVENT:
-            ev = EV_KEY if ph == PH_KEY_EVENT else EV_BONUS
+        elif ph == PH_KEY_EVENT or ph == PH_BONUS_EVENT or ph == PH_PROD_EVENT:
+            ev = EV_KEY if ph == PH_KEY_EVENT else (EV_BONUS if ph == PH_BONUS_EVENT else EV_PROD)
             n = event_mask(g, lg, C, tab, p, ev)
             if n > 0 and C[C_AUTO]:
                 lg[:] = False
@@ -599,7 +786,7 @@ def advance(g, h, lg, C, tab, atoms):
                     return
             else:
                 lg[:] = False
-                g[G_PHASE] = PH_EFFECT if ph == PH_KEY_EVENT else PH_TURN_END
+                g[G_PHASE] = after_event(ph)
         elif ph == PH_EFFECT:                     # RC-R15, RC-R16, RC-R19
             if g[G_PEND_N] == 0:
                 g[G_PHASE] = PH_TURN_END
@@ -645,6 +832,47 @@ def advance(g, h, lg, C, tab, atoms):
                 free_actions(g, lg, C, tab, p, True)
                 if decide(g, h, lg, C, tab, atoms, K_GOAL, p):
                     return
+        elif ph == PH_EXEC:
+            if g[G_QI] >= g[G_QN]:
+                g[G_PHASE] = g[G_RET]
+            else:
+                execute(g, h, C, tab, atoms)
+        elif ph == PH_PLACE:                      # RC-R76: own followers or the own start field
+            b = seat(p)
+            for f in range(g[G_NF]):
+                lg[C[C_O_FIELD] + f] = g[b + P_FOL + f] > 0 or g[F_START + f] == g[b + P_START]
+            if decide(g, h, lg, C, tab, atoms, K_PLACE, p):
+                return
+        elif ph == PH_CRYSTAL:
+            if g[G_LEFT] <= 0:
+                g[G_PHASE] = PH_EXEC
+            else:
+                b = seat(p)
+                lg[A_END] = True
+                lg[C[C_O_OPT]] = g[b + P_CR] > 0
+                lg[C[C_O_OPT] + 1] = g[b + P_CR + 1] > 0
+                if decide(g, h, lg, C, tab, atoms, K_CRYSTAL, p):
+                    return
+        elif ph == PH_BUY:
+            lg[A_END] = True
+            r = g[G_LEFT]
+            for i in range(atoms[r, A_ARG]):
+                x = C[C_T_OPTS] + 4 * (atoms[r, A_OPTION] + i)
+                lg[C[C_O_OPT] + i] = payable(g, p, C, tab[x], tab[x + 1], tab[x + 2])
+            if decide(g, h, lg, C, tab, atoms, K_BUY, p):
+                return
+        elif ph == PH_SELL:
+            b = seat(p)
+            lg[A_END] = True
+            for f in range(g[G_NF]):
+                lg[C[C_O_FIELD] + f] = g[b + P_FOL + f] > 0
+            if decide(g, h, lg, C, tab, atoms, K_SELL, p):
+                return
+        elif ph == PH_SELL_COUNT:
+            for c in range(min(g[seat(p) + P_FOL + g[G_SELLF]], 23)):
+                lg[C[C_O_COUNT] + c] = True
+            if decide(g, h, lg, C, tab, atoms, K_SELL_COUNT, p):
+                return
         elif ph == PH_NEXT:                       # RC-R3, RC-R5, RC-R7
             g[G_ACTIVE] += 1
             if g[G_ACTIVE] == g[G_NP]:

@@ -35,18 +35,21 @@ ITEMS_MAX = 24      # item tiles (18)
 
 # ---- decision kinds (``G_KIND``; names = the model doc's ``kind`` strings) ---------------------
 KIND_NAMES = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end",
-              "path", "goal", "stopped")
+              "path", "goal", "place", "crystal", "buy", "sell", "sell_count", "stopped")
 K_DONE = -1
-K_DRAFT, K_START_FIELD, K_MAIN, K_EFFECT, K_EVENT, K_PRODUCE, K_RECHARGE, K_TURN_END, K_PATH, K_GOAL, K_STOP = range(11)
+(K_DRAFT, K_START_FIELD, K_MAIN, K_EFFECT, K_EVENT, K_PRODUCE, K_RECHARGE, K_TURN_END, K_PATH, K_GOAL,
+ K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, K_STOP) = range(16)
 # K_STOP: the game reached a rule the kernel does not compile yet (docs/recall_engine.md); G_STOP says which
 
 # ---- program counter (``G_PHASE``) ---------------------------------------------------------------
 (PH_SOLO, PH_DRAFT, PH_OLD, PH_TURN, PH_MAIN, PH_KEY_EVENT, PH_EFFECT, PH_PRODUCE, PH_RECHARGE,
- PH_TURN_END, PH_NEXT, PH_PATH, PH_BONUS_EVENT, PH_GOAL, PH_STOP) = range(15)
+ PH_TURN_END, PH_NEXT, PH_PATH, PH_BONUS_EVENT, PH_GOAL, PH_PROD_EVENT, PH_EXEC, PH_PLACE, PH_CRYSTAL,
+ PH_BUY, PH_SELL, PH_SELL_COUNT, PH_STOP) = range(22)
 # why a game stopped (``G_STOP``)
 STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring", "guard")
 PEND_MAX = 16       # pending effects of a turn
 PEND_W = 4          # per pending effect: effect index, item index, owner field letter, 1 = a DEV:1 split off
+Q_MAX = 8           # atoms queued for the atom executor (``PH_EXEC``)
 
 # ---- per-game columns ------------------------------------------------------------------------------
 G_KIND = 0          # decision kind, -1 = over
@@ -103,7 +106,13 @@ G_RECHARGED = G_GUARD + 1        # 1 after this turn's recharge (RC-R45)
 G_PROD_LEFT = G_RECHARGED + 1    # production activations left in this recall
 G_PROD_USED = G_PROD_LEFT + 1    # bit mask of production fields used in this recall
 G_STOP = G_PROD_USED + 1         # STOP_REASONS index of a stopped game
-SEAT0 = G_STOP + 1
+G_Q = G_STOP + 1                 # [Q_MAX, 2] atoms to execute for the active seat: atom row, count
+G_QN = G_Q + 2 * Q_MAX           # atoms queued
+G_QI = G_QN + 1                  # next atom to execute
+G_RET = G_QI + 1                 # phase to return to when the queue is done
+G_LEFT = G_RET + 1               # what is left of the atom being executed (UPC steps, followers to place)
+G_SELLF = G_LEFT + 1             # field chosen at ``sell``
+SEAT0 = G_SELLF + 1
 
 # ---- per-seat columns (offsets inside a seat block) -------------------------------------------------
 P_SCORE = 0
