@@ -183,11 +183,10 @@ def _put(row, col, values):
     row[col:col + len(values)] = values
 
 
-def _setup_one(t: Tables, g: np.ndarray, h: np.ndarray, seed: int, game: int):
+def _setup_one(t: Tables, board, g: np.ndarray, h: np.ndarray, seed: int, game: int):
     """One game's setup (docs/recall_model.md "Setup order") into its state and hidden rows."""
     cfg, ct = t.config, t.content
     n = cfg.players
-    board = build_board(ct.map)
     d = deal(cfg, ct, seed, game, board)
     g[st.G_NP] = n
     g[st.G_START_SLOT] = d.start_slot
@@ -276,8 +275,9 @@ def setup(t: Tables, game_ids, seed: int) -> st.State:
     s = st.empty_state(t, len(game_ids))
     s.gid[:] = game_ids
     s.bag_key[:] = rng.stream_keys(seed, game_ids, "bag")
+    board = build_board(t.content.map)
     for b, game in enumerate(game_ids):
-        _setup_one(t, s.m[b], s.hidden[b], seed, int(game))
+        _setup_one(t, board, s.m[b], s.hidden[b], seed, int(game))
     return s
 
 
