@@ -40,7 +40,8 @@ from sim.games.recall.state import (
     PH_BONUS_EVENT, PH_DRAFT, PH_EFFECT, PH_GOAL, PH_KEY_EVENT, PH_MAIN, PH_NEXT, PH_OLD, PH_PATH, PH_PRODUCE,
     PH_RECHARGE, PH_SOLO, PH_STOP, PH_TURN, PH_TURN_END, SEAT0, SW, U_MAX,
     G_Q, G_QN, G_QI, G_RET, G_LEFT, G_SELLF, Q_MAX, PH_PROD_EVENT, PH_EXEC, PH_PLACE, PH_CRYSTAL, PH_BUY,
-    PH_SELL, PH_SELL_COUNT, K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT)
+    PH_SELL, PH_SELL_COUNT, K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, G_OWNER, PH_COPY, PH_UNITS,
+    K_COPY, K_UNITS)
 
 
 def layout_sum() -> int:
@@ -49,7 +50,7 @@ def layout_sum() -> int:
     return zlib.crc32(repr(items).encode())
 
 
-LAYOUT = 4072107034
+LAYOUT = 3812731254
 
 if layout_sum() != LAYOUT:
     raise ImportError(f"recall kernel: the state constants changed; set LAYOUT = {layout_sum()} in "
@@ -70,7 +71,7 @@ A_END, A_RECALL = 0, 1
 EVENTS = ("", "bonus_token", "key_card", "sanctuary", "artifact", "excavate", "production", "camp")
 EV_BONUS, EV_KEY, EV_PROD = 1, 2, 6
 # sim.games.recall.content_types.OPS indices used here; atom columns of tables.ATOM_COLUMNS
-OP_CRYSTAL, OP_F, OP_VP, OP_PP, OP_UPC, OP_CHEST, OP_DEV, OP_BUY, OP_SELL, OP_COPY = 0, 1, 3, 4, 7, 11, 16, 20, 21, 22
+OP_CRYSTAL, OP_F, OP_VP, OP_PP, OP_UPC, OP_CHEST, OP_DEV, OP_UNITS, OP_BUY, OP_SELL, OP_COPY = 0, 1, 3, 4, 7, 11, 16, 19, 20, 21, 22
 A_ITEM, A_ALT, A_OP, A_ARG, A_N, A_W, A_R, A_P, A_OPTION = range(9)
 (S_NONE, S_PICK, S_FREE, S_PRODUCTION, S_ABILITY, S_REWARD, S_SCORING, S_GUARD) = range(8)
 
@@ -297,6 +298,17 @@ def push_effect(g, e, owner, C, tab, atoms):
 
 
 @kernel
+def push_entry(g, e, item, owner, kind):
+    n = g[G_PEND_N]
+    if n >= PEND_MAX:
+        return False
+    q = G_PEND + PEND_W * n
+    g[q], g[q + 1], g[q + 2], g[q + 3] = e, item, owner, kind
+    g[G_PEND_N] = n + 1
+    return True
+
+
+@kernel
 def has_items(e, C, tab):
     return tab[C[C_T_EROWS] + 2 * e + 1] > tab[C[C_T_EROWS] + 2 * e]
 
@@ -317,7 +329,7 @@ def gain_points(g, p, n, C, tab):
 @kernel
 def compiled_atom(op):
     return (op == OP_CRYSTAL or op == OP_VP or op == OP_PP or op == OP_CHEST or op == OP_F or op == OP_UPC
-            or op == OP_BUY or op == OP_SELL)
+            or op == OP_BUY or op == OP_SELL or op == OP_COPY or op == OP_UNITS)
 
 
 @kernel
@@ -360,7 +372,8 @@ def queue_reward(g, e, ret, C, tab, atoms):
     other = -1
     for r in range(r0, r1):
         alone = (r == r0 or atoms[r - 1, A_ITEM] != atoms[r, A_ITEM]) and (r + 1 == r1 or atoms[r + 1, A_ITEM] != atoms[r, A_ITEM])
-        if not alone or not compiled_atom(atoms[r, A_OP]):
+        op = atoms[r, A_OP]
+        if not alone or not compiled_atom(op) or op == OP_COPY or op == OP_UNITS:
             return False
         if not order_free(atoms[r, A_OP]):
             if other >= 0 and not same_atom(atoms, r, other):
@@ -442,6 +455,13 @@ def execute(g, h, C, tab, atoms):
         g[G_PHASE] = PH_BUY
     elif op == OP_SELL:                               # RC-R25
         g[G_PHASE] = PH_SELL
+    elif op == OP_COPY:                               # RC-R33, RC-R35, RC-A40: nothing if unpaid
+        if payable(g, p, C, atoms[r, A_W], atoms[r, A_R], atoms[r, A_P]):
+            g[G_LEFT] = r
+            g[G_PHASE] = PH_COPY
+    elif op == OP_UNITS:                              # RC-A63 UNITS:n(MOVE:1|DEV:1)
+        g[G_LEFT] = r
+        g[G_PHASE] = PH_UNITS
     else:
         stop(g, S_PICK)
 
@@ -626,13 +646,14 @@ def apply(g, h, C, tab, atoms, a):
             i = a - C[C_O_PICK]
             q = G_PEND + PEND_W * i
             e, item, dev1 = g[q], g[q + 1], g[q + 3]
+            g[G_OWNER] = g[q + 2]
             remove_pending(g, i)
-            r0, r1 = tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]
             r, alts = -1, 0
-            for x in range(r0, r1):
-                if atoms[x, A_ITEM] == item:
-                    r = x
-                    alts += 1
+            if e >= 0:
+                for x in range(tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]):
+                    if atoms[x, A_ITEM] == item:
+                        r = x
+                        alts += 1
             start_queue(g, PH_EFFECT)
             if alts != 1 or not compiled_atom(atoms[r, A_OP]) or dev1:
                 stop(g, S_PICK)
@@ -676,6 +697,21 @@ def apply(g, h, C, tab, atoms, a):
         else:
             g[G_SELLF] = a - C[C_O_FIELD]
             g[G_PHASE] = PH_SELL_COUNT
+    elif k == K_COPY:
+        r = g[G_LEFT]
+        pay(g, p, C, atoms[r, A_W], atoms[r, A_R], atoms[r, A_P])
+        if not push_effect(g, field_effect(g, p, a - o, C, tab), 5, C, tab, atoms):
+            stop(g, S_PICK)
+        g[G_PHASE] = PH_EXEC if g[G_PHASE] != PH_STOP else PH_STOP
+    elif k == K_UNITS:
+        r = g[G_LEFT]
+        n, m = atoms[r, A_N], a - o
+        ok = m == 0 or push_entry(g, -1, -1, g[G_OWNER], 2 + m)
+        for j in range(n - m):
+            ok = ok and push_entry(g, -1, -1, g[G_OWNER], 1)
+        g[G_PHASE] = PH_EXEC
+        if not ok:
+            stop(g, S_PICK)
     elif k == K_SELL_COUNT:
         c = a - C[C_O_COUNT] + 1
         g[b + P_FOL + g[G_SELLF]] -= c
@@ -872,6 +908,20 @@ def advance(g, h, lg, C, tab, atoms):
             for c in range(min(g[seat(p) + P_FOL + g[G_SELLF]], 23)):
                 lg[C[C_O_COUNT] + c] = True
             if decide(g, h, lg, C, tab, atoms, K_SELL_COUNT, p):
+                return
+        elif ph == PH_COPY:                       # the letters RC-A40 allows
+            b = seat(p)
+            for x in range(5):
+                lg[C[C_O_OPT] + x] = (g[b + P_EVER + x] == 1) if C[C_COPY_EVER] else (g[b + P_SLOT + x] >= 0)
+            if decide(g, h, lg, C, tab, atoms, K_COPY, p):
+                return
+        elif ph == PH_UNITS:
+            r = g[G_LEFT]
+            bits = atoms[r, A_ARG]
+            n = atoms[r, A_N]
+            for m in range(n + 1):
+                lg[C[C_O_OPT] + m] = (m == 0 or bits & 1) and (m == n or bits & 2)
+            if decide(g, h, lg, C, tab, atoms, K_UNITS, p):
                 return
         elif ph == PH_NEXT:                       # RC-R3, RC-R5, RC-R7
             g[G_ACTIVE] += 1

@@ -35,20 +35,21 @@ ITEMS_MAX = 24      # item tiles (18)
 
 # ---- decision kinds (``G_KIND``; names = the model doc's ``kind`` strings) ---------------------
 KIND_NAMES = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end",
-              "path", "goal", "place", "crystal", "buy", "sell", "sell_count", "stopped")
+              "path", "goal", "place", "crystal", "buy", "sell", "sell_count", "copy", "units", "stopped")
 K_DONE = -1
 (K_DRAFT, K_START_FIELD, K_MAIN, K_EFFECT, K_EVENT, K_PRODUCE, K_RECHARGE, K_TURN_END, K_PATH, K_GOAL,
- K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, K_STOP) = range(16)
+ K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, K_COPY, K_UNITS, K_STOP) = range(18)
 # K_STOP: the game reached a rule the kernel does not compile yet (docs/recall_engine.md); G_STOP says which
 
 # ---- program counter (``G_PHASE``) ---------------------------------------------------------------
 (PH_SOLO, PH_DRAFT, PH_OLD, PH_TURN, PH_MAIN, PH_KEY_EVENT, PH_EFFECT, PH_PRODUCE, PH_RECHARGE,
  PH_TURN_END, PH_NEXT, PH_PATH, PH_BONUS_EVENT, PH_GOAL, PH_PROD_EVENT, PH_EXEC, PH_PLACE, PH_CRYSTAL,
- PH_BUY, PH_SELL, PH_SELL_COUNT, PH_STOP) = range(22)
+ PH_BUY, PH_SELL, PH_SELL_COUNT, PH_COPY, PH_UNITS, PH_STOP) = range(24)
 # why a game stopped (``G_STOP``)
 STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring", "guard")
 PEND_MAX = 16       # pending effects of a turn
-PEND_W = 4          # per pending effect: effect index, item index, owner field letter, 1 = a DEV:1 split off
+PEND_W = 4          # per pending effect: effect index, item index, owner field letter (-1 the card),
+                    # kind: 0 the item as written, 1 a DEV:1 split off, 2 + m a MOVE:m of UNITS
 Q_MAX = 8           # atoms queued for the atom executor (``PH_EXEC``)
 
 # ---- per-game columns ------------------------------------------------------------------------------
@@ -112,7 +113,8 @@ G_QI = G_QN + 1                  # next atom to execute
 G_RET = G_QI + 1                 # phase to return to when the queue is done
 G_LEFT = G_RET + 1               # what is left of the atom being executed (UPC steps, followers to place)
 G_SELLF = G_LEFT + 1             # field chosen at ``sell``
-SEAT0 = G_SELLF + 1
+G_OWNER = G_SELLF + 1            # owner letter of the item being resolved (COPY, UNITS)
+SEAT0 = G_OWNER + 1
 
 # ---- per-seat columns (offsets inside a seat block) -------------------------------------------------
 P_SCORE = 0
