@@ -110,6 +110,8 @@ def build_tables(config, content: Content) -> Tables:
         (kernel.C_T_OPTS, ct.options.ravel()),
         (kernel.C_T_ABEFF, _ability_effects(content, ab_names, eid)),
         (kernel.C_T_CHEST, [eid[("chest", k)] for k in range(len(content.chest_tiles))]),
+        (kernel.C_T_LIGHT, [eid[("light", k)] for k in range(len(content.light_tokens))]),
+        (kernel.C_T_BONUS, list(content.knowledge.bonus_positions)),
     ]
     C = np.zeros(kernel.NC, dtype=np.int64)
     tab = []
@@ -136,6 +138,8 @@ def build_tables(config, content: Content) -> Tables:
         kernel.C_MAXDEC: config.max_decisions_per_turn, kernel.C_AUTO: int(config.event_abilities == "auto"),
         kernel.C_COPY_EVER: int(config.copy_field == "ever"), kernel.C_CAP: content.setup.crystal_cap,
         kernel.C_KEEP3: int(config.solo_goals == "keep_three"),
+        kernel.C_THIRD: content.knowledge.third, kernel.C_FIFTH: content.knowledge.fifth,
+        kernel.C_TRK_LAST: content.knowledge.last, kernel.C_NBONUS: len(content.knowledge.bonus_positions),
     }
     for key, value in scalars.items():
         C[key] = value

@@ -41,7 +41,8 @@ from sim.games.recall.state import (
     PH_RECHARGE, PH_SOLO, PH_STOP, PH_TURN, PH_TURN_END, SEAT0, SW, U_MAX,
     G_Q, G_QN, G_QI, G_RET, G_LEFT, G_SELLF, Q_MAX, PH_PROD_EVENT, PH_EXEC, PH_PLACE, PH_CRYSTAL, PH_BUY,
     PH_SELL, PH_SELL_COUNT, K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, G_OWNER, PH_COPY, PH_UNITS,
-    K_COPY, K_UNITS)
+    K_COPY, K_UNITS, G_SUBRET, G_KTRACK, G_KLEFT, G_THIRD, PH_KTRACK, PH_KSTEP, PH_ITEM, PH_KBONUS, K_TRACK,
+    K_ITEM, P_STEPS_LOST, P_TRK, P_UNLOCK, P_STONES, G_LIGHT, G_REVEALED)
 
 
 def layout_sum() -> int:
@@ -50,7 +51,7 @@ def layout_sum() -> int:
     return zlib.crc32(repr(items).encode())
 
 
-LAYOUT = 3812731254
+LAYOUT = 3351797171
 
 if layout_sum() != LAYOUT:
     raise ImportError(f"recall kernel: the state constants changed; set LAYOUT = {layout_sum()} in "
@@ -64,14 +65,14 @@ kernel = njit(cache=True, _nrt=False)
  C_T_FREE, C_T_HEX, C_T_EVT, C_T_ITEM_AB, C_T_KEY, C_T_BASE, C_T_UPG, C_T_DARK, C_T_GOAL, C_T_PROD,
  C_T_PROD_BLD, C_NPROD, C_T_SYM, C_NSYM, C_SPACES, C_T_PATH_SP, C_NPATH_SP, C_T_GOAL_SP, C_NGOAL_SP,
  C_MAXDEC, C_AUTO, C_COPY_EVER, C_JHE, C_AYNIR, C_CAP, C_KEEP3, C_GOALS_HELD, C_T_EROWS, C_T_OPTS,
- C_O_FIELD, C_O_COUNT, C_T_ABEFF, C_T_CHEST) = range(53)
-NC = 53
+ C_O_FIELD, C_O_COUNT, C_T_ABEFF, C_T_CHEST, C_T_LIGHT, C_THIRD, C_FIFTH, C_TRK_LAST, C_T_BONUS, C_NBONUS) = range(59)
+NC = 59
 DRAFT_PAIRS, DRAFT_RANDOM, DRAFT_CUSTOM = 0, 1, 2
 A_END, A_RECALL = 0, 1
 EVENTS = ("", "bonus_token", "key_card", "sanctuary", "artifact", "excavate", "production", "camp")
 EV_BONUS, EV_KEY, EV_PROD = 1, 2, 6
 # sim.games.recall.content_types.OPS indices used here; atom columns of tables.ATOM_COLUMNS
-OP_CRYSTAL, OP_F, OP_VP, OP_PP, OP_UPC, OP_CHEST, OP_DEV, OP_UNITS, OP_BUY, OP_SELL, OP_COPY = 0, 1, 3, 4, 7, 11, 16, 19, 20, 21, 22
+OP_CRYSTAL, OP_F, OP_VP, OP_PP, OP_K, OP_UPC, OP_CHEST, OP_DEV, OP_UNITS, OP_BUY, OP_SELL, OP_COPY = 0, 1, 3, 4, 5, 7, 11, 16, 19, 20, 21, 22
 A_ITEM, A_ALT, A_OP, A_ARG, A_N, A_W, A_R, A_P, A_OPTION = range(9)
 (S_NONE, S_PICK, S_FREE, S_PRODUCTION, S_ABILITY, S_REWARD, S_SCORING, S_GUARD) = range(8)
 
@@ -329,7 +330,7 @@ def gain_points(g, p, n, C, tab):
 @kernel
 def compiled_atom(op):
     return (op == OP_CRYSTAL or op == OP_VP or op == OP_PP or op == OP_CHEST or op == OP_F or op == OP_UPC
-            or op == OP_BUY or op == OP_SELL or op == OP_COPY or op == OP_UNITS)
+            or op == OP_BUY or op == OP_SELL or op == OP_COPY or op == OP_UNITS or op == OP_K)
 
 
 @kernel
@@ -445,8 +446,13 @@ def execute(g, h, C, tab, atoms):
             g[G_CHEST_TOP] += 1
     elif op == OP_F:                                  # RC-R76, RC-A71, RC-A73
         g[G_LEFT] = min(n, g[b + P_SUPPLY])
+        g[G_SUBRET] = PH_EXEC
         if g[G_LEFT] > 0:
             g[G_PHASE] = PH_PLACE
+    elif op == OP_K:                                  # RC-A12: one track, then step by step
+        g[G_KTRACK] = atoms[r, A_ARG]
+        g[G_KLEFT] = n
+        g[G_PHASE] = PH_KTRACK if atoms[r, A_ARG] < 0 else PH_KSTEP
     elif op == OP_UPC:                                # RC-R72
         g[G_LEFT] = n
         g[G_PHASE] = PH_CRYSTAL
@@ -464,6 +470,74 @@ def execute(g, h, C, tab, atoms):
         g[G_PHASE] = PH_UNITS
     else:
         stop(g, S_PICK)
+
+
+@kernel
+def items_left(g, t, C):
+    n = 0
+    for j in range(C[C_PER_STACK]):
+        n += g[G_OLD_ITEMS + C[C_PER_STACK] * t + j] >= 0
+    return n
+
+
+@kernel
+def knowledge_step(g, C, tab, atoms):
+    """One step on track G_KTRACK (RC-A12, RC-R160..R170); sets the phase of what follows."""
+    p = g[G_ACTIVE]
+    b = seat(p)
+    t = g[G_KTRACK]
+    if g[G_KLEFT] <= 0:
+        g[G_PHASE] = PH_EXEC
+        return
+    if g[b + P_TRK + t] >= C[C_TRK_LAST]:             # RC-R161: the rest is lost
+        g[b + P_STEPS_LOST] += g[G_KLEFT]
+        g[G_KLEFT] = 0
+        g[G_PHASE] = PH_EXEC
+        return
+    g[G_KLEFT] -= 1
+    pos = g[b + P_TRK + t] + 1
+    g[b + P_TRK + t] = pos
+    if pos == C[C_THIRD]:                             # RC-R162..R166
+        if g[G_THIRD + t] == 0:
+            g[G_THIRD + t] = 1
+            g[G_REVEALED + t] = 1
+            if not gain_points(g, p, 1, C, tab):
+                stop(g, S_REWARD)
+                return
+        if items_left(g, t, C) > 0:
+            g[G_PHASE] = PH_ITEM
+        return
+    if pos == C[C_FIFTH]:                             # RC-R167..R169
+        g[b + P_SKILL] += 1
+        g[b + P_STONES + 3] += 1
+        g[b + P_UNLOCK + t] = 1
+        g[b + P_OWN + g[G_OLD_TRIBE + t]] = 1
+        return
+    for k in range(C[C_NBONUS]):                      # a light bonus token: its reward, then the window
+        if tab[C[C_T_BONUS] + k] == pos:
+            e = tab[C[C_T_LIGHT] + g[G_LIGHT + 2 * t + k]]
+            clear_event(g)
+            g[G_PHASE] = PH_KBONUS
+            r0, r1 = tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]
+            for r in range(r0, r1):
+                op, n = atoms[r, A_OP], atoms[r, A_N]
+                if r1 - r0 != 1:
+                    stop(g, S_REWARD)
+                elif op == OP_CRYSTAL:
+                    g[b + P_CR + atoms[r, A_ARG]] += n
+                elif op == OP_PP:
+                    g[b + P_PURPLE] += n
+                elif op == OP_VP:
+                    if not gain_points(g, p, n, C, tab):
+                        stop(g, S_REWARD)
+                elif op == OP_F:
+                    g[G_LEFT] = min(n, g[b + P_SUPPLY])
+                    g[G_SUBRET] = PH_KBONUS
+                    if g[G_LEFT] > 0:
+                        g[G_PHASE] = PH_PLACE
+                else:
+                    stop(g, S_REWARD)
+            return
 
 
 # ---- the turn -------------------------------------------------------------------------------------------
@@ -538,6 +612,8 @@ def after_event(ph):
         return PH_EFFECT
     if ph == PH_PROD_EVENT:
         return PH_PRODUCE
+    if ph == PH_KBONUS:
+        return PH_KSTEP
     return PH_TURN_END
 
 
@@ -674,7 +750,7 @@ def apply(g, h, C, tab, atoms, a):
         f = a - C[C_O_FIELD]
         g[b + P_FOL + f] += g[G_LEFT]
         g[b + P_SUPPLY] -= g[G_LEFT]
-        g[G_PHASE] = PH_EXEC
+        g[G_PHASE] = g[G_SUBRET]
     elif k == K_CRYSTAL:
         if a == A_END:
             g[G_LEFT] = 0
@@ -690,6 +766,7 @@ def apply(g, h, C, tab, atoms, a):
             x = C[C_T_OPTS] + 4 * (atoms[g[G_LEFT], A_OPTION] + a - o)
             pay(g, p, C, tab[x], tab[x + 1], tab[x + 2])
             g[G_LEFT] = min(tab[x + 3], g[b + P_SUPPLY])
+            g[G_SUBRET] = PH_EXEC
             g[G_PHASE] = PH_PLACE if g[G_LEFT] > 0 else PH_EXEC
     elif k == K_SELL:
         if a == A_END:
@@ -712,6 +789,23 @@ def apply(g, h, C, tab, atoms, a):
         g[G_PHASE] = PH_EXEC
         if not ok:
             stop(g, S_PICK)
+    elif k == K_TRACK:
+        g[G_KTRACK] = a - o
+        g[G_PHASE] = PH_KSTEP
+    elif k == K_ITEM:
+        t = g[G_KTRACK]
+        i = a - o
+        for j in range(C[C_PER_STACK]):
+            col = G_OLD_ITEMS + C[C_PER_STACK] * t + j
+            if g[col] >= 0:
+                if i == 0:
+                    it = g[col]
+                    g[col] = -1
+                    for u in range(tab[C[C_T_ITEM_AB] + 2 * it], tab[C[C_T_ITEM_AB] + 2 * it] + tab[C[C_T_ITEM_AB] + 2 * it + 1]):
+                        g[b + P_OWN + u] = 1
+                    break
+                i -= 1
+        g[G_PHASE] = PH_KSTEP
     elif k == K_SELL_COUNT:
         c = a - C[C_O_COUNT] + 1
         g[b + P_FOL + g[G_SELLF]] -= c
@@ -808,8 +902,8 @@ def advance(g, h, lg, C, tab, atoms):
             main_mask(g, lg, C, tab, atoms, p)
             if decide(g, h, lg, C, tab, atoms, K_MAIN, p):
                 return
-        elif ph == PH_KEY_EVENT or ph == PH_BONUS_EVENT or ph == PH_PROD_EVENT:
-            ev = EV_KEY if ph == PH_KEY_EVENT else (EV_BONUS if ph == PH_BONUS_EVENT else EV_PROD)
+        elif ph == PH_KEY_EVENT or ph == PH_BONUS_EVENT or ph == PH_PROD_EVENT or ph == PH_KBONUS:
+            ev = EV_KEY if ph == PH_KEY_EVENT else (EV_PROD if ph == PH_PROD_EVENT else EV_BONUS)
             n = event_mask(g, lg, C, tab, p, ev)
             if n > 0 and C[C_AUTO]:
                 lg[:] = False
@@ -922,6 +1016,23 @@ def advance(g, h, lg, C, tab, atoms):
             for m in range(n + 1):
                 lg[C[C_O_OPT] + m] = (m == 0 or bits & 1) and (m == n or bits & 2)
             if decide(g, h, lg, C, tab, atoms, K_UNITS, p):
+                return
+        elif ph == PH_KTRACK:                     # K:any: one track for all steps
+            b = seat(p)
+            for t in range(3):
+                lg[C[C_O_OPT] + t] = g[b + P_TRK + t] < C[C_TRK_LAST]
+            if not lg[C[C_O_OPT]:C[C_O_OPT] + 3].any():
+                g[b + P_STEPS_LOST] += g[G_KLEFT]
+                g[G_PHASE] = PH_EXEC
+            elif decide(g, h, lg, C, tab, atoms, K_TRACK, p):
+                return
+        elif ph == PH_KSTEP:
+            knowledge_step(g, C, tab, atoms)
+        elif ph == PH_ITEM:                       # RC-R164, RC-R166: an item left on the stack
+            t = g[G_KTRACK]
+            for i in range(items_left(g, t, C)):
+                lg[C[C_O_OPT] + i] = True
+            if decide(g, h, lg, C, tab, atoms, K_ITEM, p):
                 return
         elif ph == PH_NEXT:                       # RC-R3, RC-R5, RC-R7
             g[G_ACTIVE] += 1
