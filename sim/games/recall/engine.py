@@ -89,7 +89,9 @@ def build_tables(config, content: Content) -> Tables:
         if n > cap:
             raise ValueError(f"recall engine: {n} {what} in the content, the state holds at most {cap}")
     ct = content_tables(content)
+    board = ct.board
     eid = ct.effect_id
+    terrains = [x.name for x in content.map.terrains]
     tb = content.time_board
     parts = [
         (kernel.C_T_FREE, [0 if a.event or a.id in AT_PAYMENT else 1 for a in ab_src]),
@@ -112,6 +114,10 @@ def build_tables(config, content: Content) -> Tables:
         (kernel.C_T_CHEST, [eid[("chest", k)] for k in range(len(content.chest_tiles))]),
         (kernel.C_T_LIGHT, [eid[("light", k)] for k in range(len(content.light_tokens))]),
         (kernel.C_T_BONUS, list(content.knowledge.bonus_positions)),
+        (kernel.C_T_NEIGH, board.neighbours.ravel()),
+        (kernel.C_T_FSLOT, board.slot),
+        (kernel.C_T_TMOVE, [int(x.move) for x in content.map.terrains]),
+        (kernel.C_T_ACOST, list(content.board.artifact_rows.follower_cost)),
     ]
     C = np.zeros(kernel.NC, dtype=np.int64)
     tab = []
@@ -140,6 +146,9 @@ def build_tables(config, content: Content) -> Tables:
         kernel.C_KEEP3: int(config.solo_goals == "keep_three"),
         kernel.C_THIRD: content.knowledge.third, kernel.C_FIFTH: content.knowledge.fifth,
         kernel.C_TRK_LAST: content.knowledge.last, kernel.C_NBONUS: len(content.knowledge.bonus_positions),
+        kernel.C_NCOLS: len(content.board.artifact_rows.follower_cost),
+        kernel.C_VOLCANO: terrains.index("volcano"), kernel.C_COLTERON: ids.index("Colteron") if "Colteron" in ids else -1,
+        kernel.C_EXO: ab_names.index("Exoskelet") if "Exoskelet" in ab_names else -1,
     }
     for key, value in scalars.items():
         C[key] = value

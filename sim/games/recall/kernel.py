@@ -42,7 +42,9 @@ from sim.games.recall.state import (
     G_Q, G_QN, G_QI, G_RET, G_LEFT, G_SELLF, Q_MAX, PH_PROD_EVENT, PH_EXEC, PH_PLACE, PH_CRYSTAL, PH_BUY,
     PH_SELL, PH_SELL_COUNT, K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, G_OWNER, PH_COPY, PH_UNITS,
     K_COPY, K_UNITS, G_SUBRET, G_KTRACK, G_KLEFT, G_THIRD, PH_KTRACK, PH_KSTEP, PH_ITEM, PH_KBONUS, K_TRACK,
-    K_ITEM, P_STEPS_LOST, P_TRK, P_UNLOCK, P_STONES, G_LIGHT, G_REVEALED)
+    K_ITEM, P_STEPS_LOST, P_TRK, P_UNLOCK, P_STONES, G_LIGHT, G_REVEALED, G_MOVES, G_MFROM, G_MTO, P_ARTS,
+    PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, K_PAY_MOVE, K_MOVE_FROM, K_MOVE_TO, K_MOVE_COUNT,
+    F_ART, F_TERR, G_UP)
 
 
 def layout_sum() -> int:
@@ -51,7 +53,7 @@ def layout_sum() -> int:
     return zlib.crc32(repr(items).encode())
 
 
-LAYOUT = 3351797171
+LAYOUT = 1044306750
 
 if layout_sum() != LAYOUT:
     raise ImportError(f"recall kernel: the state constants changed; set LAYOUT = {layout_sum()} in "
@@ -65,14 +67,16 @@ kernel = njit(cache=True, _nrt=False)
  C_T_FREE, C_T_HEX, C_T_EVT, C_T_ITEM_AB, C_T_KEY, C_T_BASE, C_T_UPG, C_T_DARK, C_T_GOAL, C_T_PROD,
  C_T_PROD_BLD, C_NPROD, C_T_SYM, C_NSYM, C_SPACES, C_T_PATH_SP, C_NPATH_SP, C_T_GOAL_SP, C_NGOAL_SP,
  C_MAXDEC, C_AUTO, C_COPY_EVER, C_JHE, C_AYNIR, C_CAP, C_KEEP3, C_GOALS_HELD, C_T_EROWS, C_T_OPTS,
- C_O_FIELD, C_O_COUNT, C_T_ABEFF, C_T_CHEST, C_T_LIGHT, C_THIRD, C_FIFTH, C_TRK_LAST, C_T_BONUS, C_NBONUS) = range(59)
-NC = 59
+ C_O_FIELD, C_O_COUNT, C_T_ABEFF, C_T_CHEST, C_T_LIGHT, C_THIRD, C_FIFTH, C_TRK_LAST, C_T_BONUS, C_NBONUS,
+ C_T_NEIGH, C_T_FSLOT, C_T_TMOVE, C_T_ACOST, C_NCOLS, C_VOLCANO, C_COLTERON, C_EXO) = range(67)
+NC = 67
 DRAFT_PAIRS, DRAFT_RANDOM, DRAFT_CUSTOM = 0, 1, 2
 A_END, A_RECALL = 0, 1
 EVENTS = ("", "bonus_token", "key_card", "sanctuary", "artifact", "excavate", "production", "camp")
 EV_BONUS, EV_KEY, EV_PROD = 1, 2, 6
 # sim.games.recall.content_types.OPS indices used here; atom columns of tables.ATOM_COLUMNS
-OP_CRYSTAL, OP_F, OP_VP, OP_PP, OP_K, OP_UPC, OP_CHEST, OP_DEV, OP_UNITS, OP_BUY, OP_SELL, OP_COPY = 0, 1, 3, 4, 5, 7, 11, 16, 19, 20, 21, 22
+(OP_CRYSTAL, OP_F, OP_VP, OP_PP, OP_K, OP_UPC, OP_CHEST, OP_MOVE, OP_DEV, OP_PAYOPT, OP_UNITS, OP_BUY, OP_SELL,
+ OP_COPY) = 0, 1, 3, 4, 5, 7, 11, 14, 16, 18, 19, 20, 21, 22
 A_ITEM, A_ALT, A_OP, A_ARG, A_N, A_W, A_R, A_P, A_OPTION = range(9)
 (S_NONE, S_PICK, S_FREE, S_PRODUCTION, S_ABILITY, S_REWARD, S_SCORING, S_GUARD) = range(8)
 
@@ -330,7 +334,8 @@ def gain_points(g, p, n, C, tab):
 @kernel
 def compiled_atom(op):
     return (op == OP_CRYSTAL or op == OP_VP or op == OP_PP or op == OP_CHEST or op == OP_F or op == OP_UPC
-            or op == OP_BUY or op == OP_SELL or op == OP_COPY or op == OP_UNITS or op == OP_K)
+            or op == OP_BUY or op == OP_SELL or op == OP_COPY or op == OP_UNITS or op == OP_K or op == OP_MOVE
+            or op == OP_PAYOPT)
 
 
 @kernel
@@ -365,16 +370,19 @@ def start_queue(g, ret):
 
 
 @kernel
-def queue_reward(g, e, ret, C, tab, atoms):
+def queue_reward(g, e, ret, C, tab, atoms, at_once):
     """A reward for the active seat (RC-A64, model doc "Reward order"): the order-free items first
     in item order, then the others. Compiled: single-alternative items of compiled atoms, the
-    others all equal or one; False (nothing queued) otherwise."""
+    others all equal or one; a movement only ``at_once`` (an ability's data effect); False
+    (nothing queued) otherwise."""
     r0, r1 = tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]
     other = -1
     for r in range(r0, r1):
         alone = (r == r0 or atoms[r - 1, A_ITEM] != atoms[r, A_ITEM]) and (r + 1 == r1 or atoms[r + 1, A_ITEM] != atoms[r, A_ITEM])
         op = atoms[r, A_OP]
-        if not alone or not compiled_atom(op) or op == OP_COPY or op == OP_UNITS:
+        if not alone or not compiled_atom(op) or op == OP_COPY or op == OP_UNITS or op == OP_PAYOPT:
+            return False
+        if op == OP_MOVE and not at_once:
             return False
         if not order_free(atoms[r, A_OP]):
             if other >= 0 and not same_atom(atoms, r, other):
@@ -449,6 +457,12 @@ def execute(g, h, C, tab, atoms):
         g[G_SUBRET] = PH_EXEC
         if g[G_LEFT] > 0:
             g[G_PHASE] = PH_PLACE
+    elif op == OP_MOVE:                               # RC-R83..R92
+        g[G_MOVES] = n
+        g[G_PHASE] = PH_MOVE_FROM
+    elif op == OP_PAYOPT:                             # RC-R27, RC-R28
+        g[G_LEFT] = r
+        g[G_PHASE] = PH_PAY_MOVE
     elif op == OP_K:                                  # RC-A12: one track, then step by step
         g[G_KTRACK] = atoms[r, A_ARG]
         g[G_KLEFT] = n
@@ -538,6 +552,59 @@ def knowledge_step(g, C, tab, atoms):
                 else:
                     stop(g, S_REWARD)
             return
+
+
+@kernel
+def face_up(g, f, C, tab):
+    k = tab[C[C_T_FSLOT] + f]
+    return k < 0 or g[G_UP + k] == 1
+
+
+@kernel
+def exo_usable(g, p, C, tab):
+    return C[C_EXO] >= 0 and can_use(g, p, C[C_EXO], C, tab)
+
+
+@kernel
+def need_at(g, p, f, C, tab):
+    """Followers an entry into f must pay: its artifact's cost (RC-R101, RC-A18), 0 when
+    Exoskelet can pay it; -1 when the artifact's row is full (not enterable, RC-A62)."""
+    c = g[F_ART + f]
+    if c < 0:
+        return 0
+    col = g[seat(p) + P_ARTS + c]
+    if col >= C[C_NCOLS]:
+        return -1
+    return 0 if exo_usable(g, p, C, tab) else tab[C[C_T_ACOST] + col]
+
+
+@kernel
+def can_enter(g, p, f, group, C, tab):
+    """RC-A62: face-up land, start, camp, board monument fields (volcano for a Colteron
+    holder), never water; the group must pay the artifact lying there."""
+    if f < 0 or not face_up(g, f, C, tab):
+        return False
+    terr = g[F_TERR + f]
+    ok = tab[C[C_T_TMOVE] + terr] == 1 or (terr == C[C_VOLCANO] and C[C_COLTERON] >= 0
+                                           and g[seat(p) + P_OWN + C[C_COLTERON]] == 1)
+    if not ok:
+        return False
+    need = need_at(g, p, f, C, tab)
+    return need >= 0 and need <= group
+
+
+@kernel
+def move_targets(g, lg, p, f, C, tab):
+    """Mark (if ``lg`` is given, length > 0) and count the fields the followers on f may enter."""
+    n = 0
+    group = g[seat(p) + P_FOL + f]
+    for d in range(6):
+        x = tab[C[C_T_NEIGH] + 6 * f + d]
+        if x >= 0 and can_enter(g, p, x, group, C, tab):
+            n += 1
+            if lg.shape[0] > 0:
+                lg[C[C_O_FIELD] + x] = True
+    return n
 
 
 # ---- the turn -------------------------------------------------------------------------------------------
@@ -679,13 +746,13 @@ def apply(g, h, C, tab, atoms, a):
         elif a >= C[C_O_CHEST]:
             x = a - C[C_O_CHEST]
             g[b + P_CHESTS + x] -= 1
-            if not queue_reward(g, tab[C[C_T_CHEST] + x], g[G_PHASE], C, tab, atoms):
+            if not queue_reward(g, tab[C[C_T_CHEST] + x], g[G_PHASE], C, tab, atoms, False):
                 stop(g, S_FREE)
         else:
             u = a - C[C_O_USE]
             pay_ability(g, p, u, C, tab)
             e = tab[C[C_T_ABEFF] + u]
-            if e < 0 or not queue_reward(g, e, g[G_PHASE], C, tab, atoms):
+            if e < 0 or not queue_reward(g, e, g[G_PHASE], C, tab, atoms, True):
                 stop(g, S_ABILITY)
     elif k == K_MAIN:
         if a == A_RECALL:                                   # RC-R36, RC-R37
@@ -744,7 +811,7 @@ def apply(g, h, C, tab, atoms, a):
             g[G_PROD_USED] |= 1 << i
             g[G_PROD_LEFT] -= 1
             clear_event(g)
-            if not queue_reward(g, tab[C[C_T_PROD] + i], PH_PROD_EVENT, C, tab, atoms):
+            if not queue_reward(g, tab[C[C_T_PROD] + i], PH_PROD_EVENT, C, tab, atoms, False):
                 stop(g, S_PRODUCTION)
     elif k == K_PLACE:
         f = a - C[C_O_FIELD]
@@ -806,6 +873,34 @@ def apply(g, h, C, tab, atoms, a):
                     break
                 i -= 1
         g[G_PHASE] = PH_KSTEP
+    elif k == K_PAY_MOVE:
+        r = g[G_LEFT]
+        x = C[C_T_OPTS] + 4 * (atoms[r, A_OPTION] + a - o)
+        c = tab[x]
+        if c >= 0:
+            pay(g, p, C, 1 if c == 0 else 0, 1 if c == 1 else 0, 1 if c == 2 else 0)
+        g[G_MOVES] = tab[x + 3]
+        g[G_PHASE] = PH_MOVE_FROM
+    elif k == K_MOVE_FROM:
+        if a == A_END:                                      # RC-R92: the rest is lost
+            g[G_MOVES] = 0
+            g[G_PHASE] = PH_EXEC
+        else:
+            g[G_MFROM] = a - C[C_O_FIELD]
+            g[G_PHASE] = PH_MOVE_TO
+    elif k == K_MOVE_TO:
+        g[G_MTO] = a - C[C_O_FIELD]
+        g[G_PHASE] = PH_MOVE_COUNT
+    elif k == K_MOVE_COUNT:
+        c = a - C[C_O_COUNT] + 1
+        f, x = g[G_MFROM], g[G_MTO]
+        if g[F_ART + x] >= 0:                               # picking up an artifact: not compiled
+            stop(g, S_PICK)
+        else:
+            g[b + P_FOL + f] -= c
+            g[b + P_FOL + x] += c
+            g[G_MOVES] -= 1
+            g[G_PHASE] = PH_MOVE_FROM
     elif k == K_SELL_COUNT:
         c = a - C[C_O_COUNT] + 1
         g[b + P_FOL + g[G_SELLF]] -= c
@@ -822,13 +917,13 @@ def apply(g, h, C, tab, atoms, a):
         pos = 2 * sector + a - o
         g[b + P_PATHS + sector] = pos
         clear_event(g)
-        if not queue_reward(g, tab[C[C_T_DARK] + g[G_DARK + pos]], PH_BONUS_EVENT, C, tab, atoms):
+        if not queue_reward(g, tab[C[C_T_DARK] + g[G_DARK + pos]], PH_BONUS_EVENT, C, tab, atoms, False):
             stop(g, S_REWARD)
     elif k == K_GOAL:                                       # RC-R189
         col = H_GOALS + 3 * p + a - o
         goal = h[col]
         h[col] = -1
-        if not queue_reward(g, tab[C[C_T_GOAL] + goal], PH_TURN_END, C, tab, atoms):
+        if not queue_reward(g, tab[C[C_T_GOAL] + goal], PH_TURN_END, C, tab, atoms, False):
             stop(g, S_REWARD)
 
 
@@ -1033,6 +1128,34 @@ def advance(g, h, lg, C, tab, atoms):
             for i in range(items_left(g, t, C)):
                 lg[C[C_O_OPT] + i] = True
             if decide(g, h, lg, C, tab, atoms, K_ITEM, p):
+                return
+        elif ph == PH_PAY_MOVE:                   # the options whose crystal is payable (- always)
+            r = g[G_LEFT]
+            for i in range(atoms[r, A_ARG]):
+                x = C[C_T_OPTS] + 4 * (atoms[r, A_OPTION] + i)
+                c = tab[x]
+                lg[C[C_O_OPT] + i] = c < 0 or payable(g, p, C, 1 if c == 0 else 0, 1 if c == 1 else 0, 1 if c == 2 else 0)
+            if decide(g, h, lg, C, tab, atoms, K_PAY_MOVE, p):
+                return
+        elif ph == PH_MOVE_FROM:
+            if g[G_MOVES] <= 0:
+                g[G_PHASE] = PH_EXEC
+            else:
+                b = seat(p)
+                lg[A_END] = True
+                for f in range(g[G_NF]):
+                    lg[C[C_O_FIELD] + f] = g[b + P_FOL + f] > 0 and move_targets(g, lg[:0], p, f, C, tab) > 0
+                if decide(g, h, lg, C, tab, atoms, K_MOVE_FROM, p):
+                    return
+        elif ph == PH_MOVE_TO:
+            move_targets(g, lg, p, g[G_MFROM], C, tab)
+            if decide(g, h, lg, C, tab, atoms, K_MOVE_TO, p):
+                return
+        elif ph == PH_MOVE_COUNT:                 # RC-R84, RC-R87
+            need = need_at(g, p, g[G_MTO], C, tab)
+            for c in range(max(1, need), min(g[seat(p) + P_FOL + g[G_MFROM]], 23) + 1):
+                lg[C[C_O_COUNT] + c - 1] = True
+            if decide(g, h, lg, C, tab, atoms, K_MOVE_COUNT, p):
                 return
         elif ph == PH_NEXT:                       # RC-R3, RC-R5, RC-R7
             g[G_ACTIVE] += 1
