@@ -196,10 +196,10 @@ def test_an_illegal_action_is_refused_before_any_game_moves():
 
 
 def test_a_game_stopped_at_a_rule_not_compiled_is_refused():
-    """Field B's paid movement (PAYOPT) is not compiled yet: the game stops, and stepping it is refused."""
+    """Field C's water movement (WMOVE) is not compiled yet: the game stops, and stepping it is refused."""
     t = _tables(players=2, tribe_draft="random")
     s = engine.init(t, [0], SEED)
-    engine.step(s, [t.action_names.index("play:W0:B")])
+    engine.step(s, [t.action_names.index("play:W0:C")])
     assert st.KIND_NAMES[s.m[0, st.G_KIND]] == "effect"
     engine.step(s, [t.action_names.index("pick:0")])
     assert s.m[0, st.G_KIND] == st.K_STOP and st.STOP_REASONS[s.m[0, st.G_STOP]] == "pick"
