@@ -278,3 +278,136 @@ def test_log_names_the_pick_and_what_it_took():
     lines = describe(before, s, a)
     tribe = t.content.tribes[_seat(s, 0, 1, st.P_TRIBE)].id
     assert lines[0] == "Round 1, seat 1 (draft): opt:0" and f"seat 1 takes the tribe {tribe}" in lines[1]
+
+
+def _at_main(players=2, game=0, **kw):
+    t = _tables(players=players, tribe_draft="random", **kw)
+    return t, engine.init(t, [game], SEED)
+
+
+def _run(s):
+    """Advance one game from its current phase (after a hand edit of the state)."""
+    engine._run(s, np.zeros(1, dtype=np.int64), False)
+
+
+def test_a_recall_without_cards_recharges_and_passes_the_turn_rc_r47_rc_r43():
+    """RC-R47 / RC-R43 / RC-R46: no production, placed stones back, counts reset, next seat."""
+    t, s = _at_main()
+    g = s.m[0]
+    g[st.seat_col(0, st.P_SKILL)] = 0                               # nothing to use: no recharge window
+    g[st.seat_col(0, st.P_PLACED)] = 2
+    g[st.seat_col(0, st.P_USES + 3)] = 2
+    engine.step(s, [t.action_names.index("recall")])
+    assert _seat(s, 0, 0, st.P_SKILL) == 2 and _seat(s, 0, 0, st.P_PLACED) == 0
+    assert _seat(s, 0, 0, st.P_USES + 3) == 0 and _seat(s, 0, 0, st.P_RECALLS) == 1
+    assert st.KIND_NAMES[s.m[0, st.G_KIND]] == "main" and s.m[0, st.G_DEC] == 1
+
+
+def test_a_played_card_and_field_make_the_pending_list_rc_r13_rc_r15():
+    """Y3 (W:2) into E (MOVE:1, EXPLORE, DEV:1): 1 + 3 pending items, picked in any order."""
+    t, s = _at_main()
+    s.m[0, st.seat_col(0, st.P_AVAIL + 3)] = 1
+    _run(s)                                                          # main asked again with the new card
+    engine.step(s, [t.action_names.index("play:Y3:E")])
+    assert st.KIND_NAMES[s.m[0, st.G_KIND]] == "effect" and s.m[0, st.G_PEND_N] == 4
+    assert {"end", "pick:0", "pick:1", "pick:2", "pick:3"} <= set(_names(t, s.legal[0]))
+    engine.step(s, [t.action_names.index("pick:0")])                # the card's W:2
+    assert _seat(s, 0, 0, st.P_CR) == 5 and s.m[0, st.G_PEND_N] == 3
+
+
+def test_field_f_needs_a_card_in_a_to_e_rc_r34_rc_a40():
+    t, s = _at_main()
+    g = s.m[0]
+    assert "play:W0:F" not in _main_mask(t, g)
+    g[st.seat_col(0, st.P_SLOT + 2)] = 0
+    g[st.seat_col(0, st.P_CR)] = 0                                  # COPY's cost is checked when picked
+    assert "play:W0:F" in _main_mask(t, g)
+
+
+def test_crystal_cap_converts_up_then_cuts_rc_r73_rc_a38():
+    """9 W, 5 R -> 3 W move up (6 W, 6 R); 8 P -> 6 P, 2 lost; Aynir converts 2 to 1 (RC-R207)."""
+    t, s = _at_main()
+    g = s.m[0]
+    g[st.seat_col(0, st.P_CR):st.seat_col(0, st.P_CR) + 3] = (9, 5, 8)
+    kernel.crystal_cap(g, 0, t.C)
+    assert tuple(g[st.seat_col(0, st.P_CR):st.seat_col(0, st.P_CR) + 3]) == (6, 6, 6)
+    assert _seat(s, 0, 0, st.P_CR_LOST) == 2
+    g[st.seat_col(0, st.P_CR):st.seat_col(0, st.P_CR) + 3] = (8, 0, 0)
+    g[st.seat_col(0, st.P_OWN + int(t.C[kernel.C_AYNIR]))] = 1
+    kernel.crystal_cap(g, 0, t.C)
+    assert tuple(g[st.seat_col(0, st.P_CR):st.seat_col(0, st.P_CR) + 3]) == (6, 1, 0)
+
+
+def test_the_paying_rule_makes_missing_crystals_in_its_fixed_order_rc_a69():
+    t, s = _at_main()
+    g = s.m[0]
+    cr = st.seat_col(0, st.P_CR)
+    g[cr:cr + 3] = (0, 0, 1)
+    assert kernel.payable(g, 0, t.C, 1, 0, 0)                        # P -> R + W
+    kernel.pay(g, 0, t.C, 1, 0, 0)
+    assert tuple(g[cr:cr + 3]) == (0, 1, 0)
+    g[cr:cr + 3] = (8, 0, 0)
+    assert kernel.payable(g, 0, t.C, 0, 0, 1) is False              # 1 P = 3 R = 9 W
+    g[cr:cr + 3] = (9, 0, 0)
+    kernel.pay(g, 0, t.C, 0, 0, 1)
+    assert tuple(g[cr:cr + 3]) == (0, 0, 0)
+
+
+def test_the_hourglass_reaches_a_path_round_and_the_dark_token_pays_rc_r184_rc_r186():
+    """Round 5 is a path round: `path` between positions 0 and 1; the chosen card's dark token
+    reward (here forced to D1, P:1) is gained."""
+    t, s = _at_main()
+    g = s.m[0]
+    g[st.G_ROUND] = 4
+    g[st.G_PHASE] = st.PH_TURN
+    g[st.G_DARK + 1] = 0
+    _run(s)
+    assert st.KIND_NAMES[g[st.G_KIND]] == "path" and {"opt:0", "opt:1"} <= set(_names(t, s.legal[0]))
+    engine.step(s, [int(t.C[kernel.C_O_OPT]) + 1])
+    assert _seat(s, 0, 0, st.P_PATHS) == 1 and _seat(s, 0, 0, st.P_CR + 2) == 1
+
+
+def test_knowledge_steps_one_at_a_time_fifth_field_unlocks_rc_a12_rc_r167_rc_r169():
+    t, s = _at_main()
+    g = s.m[0]
+    b = st.seat_col(0, 0)
+    g[b + st.P_TRK + 1] = 4
+    g[st.G_KTRACK], g[st.G_KLEFT] = 1, 1
+    g[st.G_QN] = g[st.G_QI] = 0
+    g[st.G_RET] = st.PH_TURN_END
+    g[st.G_PHASE] = st.PH_KSTEP
+    _run(s)
+    old = int(g[st.G_OLD_TRIBE + 1])
+    assert g[b + st.P_TRK + 1] == 5 and g[b + st.P_UNLOCK + 1] == 1 and g[b + st.P_OWN + old] == 1
+    assert g[b + st.P_SKILL] == 2
+
+
+def test_steps_beyond_the_end_are_lost_rc_r161():
+    t, s = _at_main()
+    g = s.m[0]
+    b = st.seat_col(0, 0)
+    g[b + st.P_TRK] = 10
+    g[st.G_KTRACK], g[st.G_KLEFT] = 0, 2
+    g[st.G_QN] = g[st.G_QI] = 0
+    g[st.G_RET] = st.PH_TURN_END
+    g[st.G_PHASE] = st.PH_KSTEP
+    _run(s)
+    assert g[b + st.P_TRK] == 10 and g[b + st.P_STEPS_LOST] == 2
+
+
+def test_a_move_enters_land_never_water_or_a_face_down_tile_rc_a62():
+    t, s = _at_main()
+    g = s.m[0]
+    start = int(np.flatnonzero(s.seat(st.P_FOL, st.F_MAX)[0, 0] > 0)[0])
+    lg = np.zeros(t.A, dtype=bool)
+    kernel.move_targets(g, lg, 0, start, t.C, t.tab)
+    for f in np.flatnonzero(lg) - int(t.C[kernel.C_O_FIELD]):
+        terr = t.content.map.terrains[int(g[st.F_TERR + f])]
+        slot = int(t.tab[int(t.C[kernel.C_T_FSLOT]) + f])
+        assert terr.move and (slot < 0 or g[st.G_UP + slot] == 1)
+
+
+def test_the_turn_guard_stops_at_the_decision_after_the_limit_rc_a68():
+    t, s = _at_main(max_decisions_per_turn=1)
+    engine.step(s, [t.action_names.index("play:W0:A")])             # the 1st asked decision was main
+    assert s.m[0, st.G_KIND] == st.K_STOP and st.STOP_REASONS[s.m[0, st.G_STOP]] == "guard"
