@@ -25,6 +25,7 @@ from sim.games.recall import engine
 from sim.games.recall import state as st
 from sim.games.recall.config import Config
 from sim.games.recall.content import load_content
+from sim.games.recall.game import GAME
 from tests.oracle_recall import RcOracle
 
 SWITCHES = [
@@ -46,6 +47,21 @@ def _put_back(state, idx, part):
         v = getattr(state, f.name)
         if isinstance(v, np.ndarray) and v.ndim >= 1 and v.shape[0] == state.batch:
             v[idx] = getattr(part, f.name)
+
+
+def _compare_outcomes(state, oracles, spec, ids):
+    """Every outcome column of the games the engine finished against the oracle's sheet."""
+    done = np.flatnonzero(state.m[:, st.G_KIND] == st.K_DONE)
+    if len(done) == 0:
+        return
+    out = GAME.outcome(take(state, done))
+    for j, i in enumerate(done):
+        sheet = oracles[i].sheet()
+        assert oracles[i].done, f"{spec}, game {ids[i]}: the oracle goes on"
+        for key, values in out["per_seat"].items():
+            assert list(values[j]) == list(sheet[key]), f"{spec}, game {ids[i]}: {key}"
+        for key, values in out["per_game"].items():
+            assert values[j] == sheet[key], f"{spec}, game {ids[i]}: {key}"
 
 
 def _choose(rng, legal, safe) -> int:
@@ -72,6 +88,9 @@ def run(spec: dict, games: int, seed: int, first: int = 0) -> int:
         for i, o in enumerate(oracles):
             if kind[i] == st.K_STOP:
                 continue
+            if kind[i] == st.K_DONE:
+                assert o.done and o.decider == -1, f"{spec}, game {ids[i]}: the engine ended, the oracle did not"
+                continue
             where = f"{spec}, game {ids[i]}"
             assert state.m[i, st.G_DEC] == o.decider, f"{where}: decider"
             assert st.KIND_NAMES[kind[i]] == o.kind, f"{where}: kind"
@@ -80,6 +99,7 @@ def run(spec: dict, games: int, seed: int, first: int = 0) -> int:
             compared += 1
         idx = np.flatnonzero((kind != st.K_STOP) & (kind != st.K_DONE))
         if len(idx) == 0:
+            _compare_outcomes(state, oracles, spec, ids)
             return compared
         actions = np.array([_choose(rng, state.legal[i], safe) for i in idx], dtype=np.int64)
         part = engine.step(take(state, idx), actions)

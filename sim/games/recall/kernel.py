@@ -44,7 +44,7 @@ from sim.games.recall.state import (
     K_COPY, K_UNITS, G_SUBRET, G_KTRACK, G_KLEFT, G_THIRD, PH_KTRACK, PH_KSTEP, PH_ITEM, PH_KBONUS, K_TRACK,
     K_ITEM, P_STEPS_LOST, P_TRK, P_UNLOCK, P_STONES, G_LIGHT, G_REVEALED, G_MOVES, G_MFROM, G_MTO, P_ARTS,
     PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, K_PAY_MOVE, K_MOVE_FROM, K_MOVE_TO, K_MOVE_COUNT,
-    F_ART, F_TERR, G_UP)
+    F_ART, F_TERR, G_UP, PH_DONE)
 
 
 def layout_sum() -> int:
@@ -53,7 +53,7 @@ def layout_sum() -> int:
     return zlib.crc32(repr(items).encode())
 
 
-LAYOUT = 1044306750
+LAYOUT = 1451030397
 
 if layout_sum() != LAYOUT:
     raise ImportError(f"recall kernel: the state constants changed; set LAYOUT = {layout_sum()} in "
@@ -1162,13 +1162,13 @@ def advance(g, h, lg, C, tab, atoms):
             if g[G_ACTIVE] == g[G_NP]:
                 g[G_ACTIVE] = 0
                 g[G_ROUND] += 1
-            if g[G_ROUND] + 1 >= C[C_SPACES]:
-                stop(g, S_SCORING)
+            if g[G_ROUND] + 1 >= C[C_SPACES]:     # the last space: final scoring (engine.py)
+                g[G_PHASE] = PH_DONE
             else:
                 g[G_PHASE] = PH_TURN
-        else:                                     # PH_STOP
+        else:                                     # PH_STOP, PH_DONE
             lg[:] = False
-            g[G_KIND] = K_STOP
+            g[G_KIND] = K_STOP if ph == PH_STOP else K_DONE
             g[G_DEC] = -1
             return
 

@@ -47,7 +47,7 @@ K_DONE = -1
 (PH_SOLO, PH_DRAFT, PH_OLD, PH_TURN, PH_MAIN, PH_KEY_EVENT, PH_EFFECT, PH_PRODUCE, PH_RECHARGE,
  PH_TURN_END, PH_NEXT, PH_PATH, PH_BONUS_EVENT, PH_GOAL, PH_PROD_EVENT, PH_EXEC, PH_PLACE, PH_CRYSTAL,
  PH_BUY, PH_SELL, PH_SELL_COUNT, PH_COPY, PH_UNITS, PH_KTRACK, PH_KSTEP, PH_ITEM, PH_KBONUS,
- PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, PH_STOP) = range(32)
+ PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, PH_STOP, PH_DONE) = range(33)
 # why a game stopped (``G_STOP``)
 STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring", "guard")
 PEND_MAX = 16       # pending effects of a turn
