@@ -411,3 +411,20 @@ def test_the_turn_guard_stops_at_the_decision_after_the_limit_rc_a68():
     t, s = _at_main(max_decisions_per_turn=1)
     engine.step(s, [t.action_names.index("play:W0:A")])             # the 1st asked decision was main
     assert s.m[0, st.G_KIND] == st.K_STOP and st.STOP_REASONS[s.m[0, st.G_STOP]] == "guard"
+
+
+def test_the_last_space_ends_the_game_and_outcome_uses_final_scoring_rc_r7_rc_a53():
+    """After round 17 the hourglass reaches space 18: the game is over (RC-R7); the sheet's parts
+    sum to the score and the leftovers are (crystal value + followers) // 3 (RC-E26..E28)."""
+    t, s = _at_main(players=2)
+    g = s.m[0]
+    g[st.G_ROUND], g[st.G_ACTIVE], g[st.G_PHASE] = 16, 1, st.PH_NEXT
+    g[st.seat_col(0, st.P_CR):st.seat_col(0, st.P_CR) + 3] = (2, 1, 1)     # 2 + 2 + 3 = 7
+    _run(s)
+    assert s.m[0, st.G_KIND] == st.K_DONE and s.m[0, st.G_DEC] == -1 and not s.legal[0].any()
+    out = GAME.outcome(s)["per_seat"]
+    parts = ["score_track", "score_knowledge", "score_ancestors", "score_saints", "score_efficiency",
+             "score_ambition", "score_power", "score_leftover", "score_pigs", "score_purple", "score_goal"]
+    assert (sum(out[k] for k in parts) == out["score"]).all()
+    assert out["score_leftover"][0, 0] == (7 + 3) // 3
+    assert sorted(out["rank"][0]) in ([1, 2], [1, 1]) and abs(out["win_share"][0].sum() - 1) < 1e-9
