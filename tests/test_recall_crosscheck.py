@@ -71,7 +71,11 @@ def _choose(rng, legal, safe) -> int:
     return int(rng.choice(pool))
 
 
-def run(spec: dict, games: int, seed: int, first: int = 0) -> int:
+SAFE = ("end", "recall", "play", "opt")
+MOVER = SAFE + ("field", "count", "pick")         # picks items and moves followers more often
+
+
+def run(spec: dict, games: int, seed: int, first: int = 0, prefer=SAFE) -> int:
     """Lockstep run of ``games`` games of one configuration; returns the decisions compared."""
     config = Config(**spec)
     content = load_content(config)
@@ -81,7 +85,7 @@ def run(spec: dict, games: int, seed: int, first: int = 0) -> int:
     oracles = [RcOracle(config, content, seed, int(g)) for g in ids]
     assert list(t.action_names) == [oracles[0].name(a) for a in range(t.A)], "action names"
     rng = np.random.default_rng(seed)
-    safe = np.array([n.split(":")[0] in ("end", "recall", "play", "opt") for n in t.action_names])
+    safe = np.array([n.split(":")[0] in prefer for n in t.action_names])
     compared = 0
     while True:
         kind = state.m[:, st.G_KIND]
@@ -115,6 +119,13 @@ def test_engine_matches_oracle_while_compiled(number):
     assert run(CONFIGS[number], CI_GAMES, 9000 + number, 13 * number) >= CI_GAMES
 
 
+@pytest.mark.parametrize("players", (1, 2, 3, 4))
+def test_engine_matches_oracle_with_picks_and_moves(players):
+    """RC-R83..R92, RC-R99..R105, RC-R244, RC-A18, RC-A62, RC-A63: the same, with a policy that
+    picks pending items and moves followers more often (movements, artifacts, payment)."""
+    assert run(dict(players=players), 3 * CI_GAMES, 7000 + players, 500, MOVER) >= CI_GAMES
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000, help="games per player count (switches: a tenth)")
@@ -125,6 +136,9 @@ def main(argv=None):
         games = args.games if len(spec) == 1 else max(1, args.games // 10)
         total += run(spec, games, 9000 + number, 13 * number)
         total_games += games
+        if len(spec) == 1:
+            total += run(spec, games, 7000 + number, 100_000, MOVER)
+            total_games += games
     print(f"{total_games} games in {len(CONFIGS)} configurations, {total} decisions compared, "
           f"all equal ({time.time() - t0:.0f} s)")
 

@@ -118,6 +118,8 @@ def build_tables(config, content: Content) -> Tables:
         (kernel.C_T_FSLOT, board.slot),
         (kernel.C_T_TMOVE, [int(x.move) for x in content.map.terrains]),
         (kernel.C_T_ACOST, list(content.board.artifact_rows.follower_cost)),
+        (kernel.C_T_COVERED, [eid[("covered", c, col)] for c, row in enumerate(content.board.artifact_rows.covered)
+                              for col in range(len(row))]),
     ]
     C = np.zeros(kernel.NC, dtype=np.int64)
     tab = []
@@ -274,7 +276,7 @@ def _setup_one(t: Tables, board, g: np.ndarray, h: np.ndarray, seed: int, game: 
     r_t, r_i = len(ct.tribes) - n, len(ct.items) - n
     _put(h, st.H_OLDT, rng.permutations(keys("old_tribes"), r_t)[0])
     _put(h, st.H_OLDI, rng.permutations(keys("old_items"), r_i)[0])
-    g[st.G_CARD] = g[st.G_FIELD] = -1
+    g[st.G_CARD] = g[st.G_FIELD] = g[st.G_SAVE_RET] = -1
     for p in range(n):
         b = st.SEAT0 + p * st.SW
         _put(g, b + st.P_UPG, [-1] * 6)

@@ -44,7 +44,7 @@ from sim.games.recall.state import (
     K_COPY, K_UNITS, G_SUBRET, G_KTRACK, G_KLEFT, G_THIRD, PH_KTRACK, PH_KSTEP, PH_ITEM, PH_KBONUS, K_TRACK,
     K_ITEM, P_STEPS_LOST, P_TRK, P_UNLOCK, P_STONES, G_LIGHT, G_REVEALED, G_MOVES, G_MFROM, G_MTO, P_ARTS,
     PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, K_PAY_MOVE, K_MOVE_FROM, K_MOVE_TO, K_MOVE_COUNT,
-    F_ART, F_TERR, G_UP, PH_DONE)
+    F_ART, F_TERR, G_UP, PH_DONE, G_MCOUNT, G_SAVE_RET, PH_PAYMENT, PH_ART_EVENT, K_PAYMENT)
 
 
 def layout_sum() -> int:
@@ -53,7 +53,7 @@ def layout_sum() -> int:
     return zlib.crc32(repr(items).encode())
 
 
-LAYOUT = 1451030397
+LAYOUT = 2502082007
 
 if layout_sum() != LAYOUT:
     raise ImportError(f"recall kernel: the state constants changed; set LAYOUT = {layout_sum()} in "
@@ -68,12 +68,12 @@ kernel = njit(cache=True, _nrt=False)
  C_T_PROD_BLD, C_NPROD, C_T_SYM, C_NSYM, C_SPACES, C_T_PATH_SP, C_NPATH_SP, C_T_GOAL_SP, C_NGOAL_SP,
  C_MAXDEC, C_AUTO, C_COPY_EVER, C_JHE, C_AYNIR, C_CAP, C_KEEP3, C_GOALS_HELD, C_T_EROWS, C_T_OPTS,
  C_O_FIELD, C_O_COUNT, C_T_ABEFF, C_T_CHEST, C_T_LIGHT, C_THIRD, C_FIFTH, C_TRK_LAST, C_T_BONUS, C_NBONUS,
- C_T_NEIGH, C_T_FSLOT, C_T_TMOVE, C_T_ACOST, C_NCOLS, C_VOLCANO, C_COLTERON, C_EXO) = range(67)
-NC = 67
+ C_T_NEIGH, C_T_FSLOT, C_T_TMOVE, C_T_ACOST, C_NCOLS, C_VOLCANO, C_COLTERON, C_EXO, C_T_COVERED) = range(68)
+NC = 68
 DRAFT_PAIRS, DRAFT_RANDOM, DRAFT_CUSTOM = 0, 1, 2
 A_END, A_RECALL = 0, 1
 EVENTS = ("", "bonus_token", "key_card", "sanctuary", "artifact", "excavate", "production", "camp")
-EV_BONUS, EV_KEY, EV_PROD = 1, 2, 6
+EV_BONUS, EV_KEY, EV_ART, EV_PROD = 1, 2, 4, 6
 # sim.games.recall.content_types.OPS indices used here; atom columns of tables.ATOM_COLUMNS
 (OP_CRYSTAL, OP_F, OP_VP, OP_PP, OP_K, OP_UPC, OP_CHEST, OP_MOVE, OP_DEV, OP_PAYOPT, OP_UNITS, OP_BUY, OP_SELL,
  OP_COPY) = 0, 1, 3, 4, 5, 7, 11, 14, 16, 18, 19, 20, 21, 22
@@ -579,6 +579,17 @@ def need_at(g, p, f, C, tab):
 
 
 @kernel
+def artifact_cost(g, p, f, C, tab):
+    return tab[C[C_T_ACOST] + g[seat(p) + P_ARTS + g[F_ART + f]]]
+
+
+@kernel
+def pay_followers(g, p, f, k):
+    g[seat(p) + P_FOL + f] -= k
+    g[seat(p) + P_SUPPLY] += k
+
+
+@kernel
 def can_enter(g, p, f, group, C, tab):
     """RC-A62: face-up land, start, camp, board monument fields (volcano for a Colteron
     holder), never water; the group must pay the artifact lying there."""
@@ -648,6 +659,43 @@ def event_mask(g, lg, C, tab, p, ev):
 
 
 @kernel
+def apply_simple(g, p, e, C, tab, atoms):
+    """Gain an effect of single crystal / purple-point items at once (an event ability's data
+    effect inside a window, e.g. Booster's R:1); False, nothing gained, for anything else."""
+    r0, r1 = tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]
+    for r in range(r0, r1):
+        alone = (r == r0 or atoms[r - 1, A_ITEM] != atoms[r, A_ITEM]) and (r + 1 == r1 or atoms[r + 1, A_ITEM] != atoms[r, A_ITEM])
+        if not alone or (atoms[r, A_OP] != OP_CRYSTAL and atoms[r, A_OP] != OP_PP):
+            return False
+    for r in range(r0, r1):
+        if atoms[r, A_OP] == OP_CRYSTAL:
+            g[seat(p) + P_CR + atoms[r, A_ARG]] += atoms[r, A_N]
+        else:
+            g[seat(p) + P_PURPLE] += atoms[r, A_N]
+    return True
+
+
+@kernel
+def take_artifact(g, C, tab, atoms):
+    """RC-R99..R105: the artifact on G_MTO into the leftmost empty box of its colour; its covered
+    reward runs as its own queue, then the ``artifact`` window; then the movement goes on."""
+    p = g[G_ACTIVE]
+    b = seat(p)
+    x = g[G_MTO]
+    c = g[F_ART + x]
+    col = g[b + P_ARTS + c]
+    g[F_ART + x] = -1
+    g[b + P_ARTS + c] = col + 1
+    if g[G_QI] < g[G_QN]:                                # an outer queue still running: not compiled
+        stop(g, S_PICK)
+        return
+    g[G_SAVE_RET] = g[G_RET]
+    clear_event(g)
+    if not queue_reward(g, tab[C[C_T_COVERED] + C[C_NCOLS] * c + col], PH_ART_EVENT, C, tab, atoms, False):
+        stop(g, S_REWARD)
+
+
+@kernel
 def clear_event(g):
     for a in range(U_MAX):
         g[G_EVENT_USED + a] = 0
@@ -668,7 +716,7 @@ def use_event_ability(g, a, C, tab, atoms):
     if a == C[C_JHE] and g[G_CARD] >= 0:
         if not push_effect(g, tab[C[C_T_KEY] + g[G_CARD]], -1, C, tab, atoms):
             stop(g, S_PICK)
-    else:
+    elif tab[C[C_T_ABEFF] + a] < 0 or not apply_simple(g, p, tab[C[C_T_ABEFF] + a], C, tab, atoms):
         stop(g, S_ABILITY)
 
 
@@ -681,6 +729,8 @@ def after_event(ph):
         return PH_PRODUCE
     if ph == PH_KBONUS:
         return PH_KSTEP
+    if ph == PH_ART_EVENT:
+        return PH_MOVE_FROM
     return PH_TURN_END
 
 
@@ -728,7 +778,7 @@ def apply(g, h, C, tab, atoms, a):
     o = C[C_O_OPT]
     p = g[G_ACTIVE]
     b = seat(p)
-    free = a >= C[C_O_USE]
+    free = a >= C[C_O_USE] and k != K_PAYMENT
     if k == K_START_FIELD:
         g[seat(0) + P_START] = C[C_START1] if a == o else C[C_START2]
         g[G_PHASE] = PH_DRAFT
@@ -894,13 +944,24 @@ def apply(g, h, C, tab, atoms, a):
     elif k == K_MOVE_COUNT:
         c = a - C[C_O_COUNT] + 1
         f, x = g[G_MFROM], g[G_MTO]
-        if g[F_ART + x] >= 0:                               # picking up an artifact: not compiled
-            stop(g, S_PICK)
+        g[b + P_FOL + f] -= c
+        g[b + P_FOL + x] += c
+        g[G_MOVES] -= 1
+        g[G_MCOUNT] = c
+        g[G_PHASE] = PH_MOVE_FROM
+        if g[F_ART + x] >= 0:                               # RC-R99..R101, RC-A18
+            if artifact_cost(g, p, x, C, tab) > 0 and exo_usable(g, p, C, tab):
+                g[G_PHASE] = PH_PAYMENT
+            else:
+                pay_followers(g, p, x, artifact_cost(g, p, x, C, tab))
+                take_artifact(g, C, tab, atoms)
+    elif k == K_PAYMENT:                                    # RC-R244: Exoskelet, or the followers
+        x = g[G_MTO]
+        if a == A_END:
+            pay_followers(g, p, x, artifact_cost(g, p, x, C, tab))
         else:
-            g[b + P_FOL + f] -= c
-            g[b + P_FOL + x] += c
-            g[G_MOVES] -= 1
-            g[G_PHASE] = PH_MOVE_FROM
+            pay_ability(g, p, C[C_EXO], C, tab)
+        take_artifact(g, C, tab, atoms)
     elif k == K_SELL_COUNT:
         c = a - C[C_O_COUNT] + 1
         g[b + P_FOL + g[G_SELLF]] -= c
@@ -997,8 +1058,8 @@ def advance(g, h, lg, C, tab, atoms):
             main_mask(g, lg, C, tab, atoms, p)
             if decide(g, h, lg, C, tab, atoms, K_MAIN, p):
                 return
-        elif ph == PH_KEY_EVENT or ph == PH_BONUS_EVENT or ph == PH_PROD_EVENT or ph == PH_KBONUS:
-            ev = EV_KEY if ph == PH_KEY_EVENT else (EV_PROD if ph == PH_PROD_EVENT else EV_BONUS)
+        elif ph == PH_KEY_EVENT or ph == PH_BONUS_EVENT or ph == PH_PROD_EVENT or ph == PH_KBONUS or ph == PH_ART_EVENT:
+            ev = EV_KEY if ph == PH_KEY_EVENT else (EV_PROD if ph == PH_PROD_EVENT else (EV_ART if ph == PH_ART_EVENT else EV_BONUS))
             n = event_mask(g, lg, C, tab, p, ev)
             if n > 0 and C[C_AUTO]:
                 lg[:] = False
@@ -1129,6 +1190,11 @@ def advance(g, h, lg, C, tab, atoms):
                 lg[C[C_O_OPT] + i] = True
             if decide(g, h, lg, C, tab, atoms, K_ITEM, p):
                 return
+        elif ph == PH_PAYMENT:
+            lg[C[C_O_USE] + C[C_EXO]] = True
+            lg[A_END] = g[G_MCOUNT] >= artifact_cost(g, p, g[G_MTO], C, tab)
+            if decide(g, h, lg, C, tab, atoms, K_PAYMENT, p):
+                return
         elif ph == PH_PAY_MOVE:                   # the options whose crystal is payable (- always)
             r = g[G_LEFT]
             for i in range(atoms[r, A_ARG]):
@@ -1138,6 +1204,11 @@ def advance(g, h, lg, C, tab, atoms):
             if decide(g, h, lg, C, tab, atoms, K_PAY_MOVE, p):
                 return
         elif ph == PH_MOVE_FROM:
+            if g[G_SAVE_RET] >= 0:                # back from an artifact's reward: the outer queue
+                g[G_QN] = 1
+                g[G_QI] = 1
+                g[G_RET] = g[G_SAVE_RET]
+                g[G_SAVE_RET] = -1
             if g[G_MOVES] <= 0:
                 g[G_PHASE] = PH_EXEC
             else:
