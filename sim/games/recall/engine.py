@@ -118,6 +118,7 @@ def build_tables(config, content: Content) -> Tables:
         (kernel.C_T_FSLOT, board.slot),
         (kernel.C_T_TMOVE, [int(x.move) for x in content.map.terrains]),
         (kernel.C_T_ACOST, list(content.board.artifact_rows.follower_cost)),
+        (kernel.C_T_YELLOW, [i for i, k in enumerate(content.key_cards) if KEY_COLOURS[k.colour] == "yellow"]),
         (kernel.C_T_COVERED, [eid[("covered", c, col)] for c, row in enumerate(content.board.artifact_rows.covered)
                               for col in range(len(row))]),
     ]
@@ -149,6 +150,9 @@ def build_tables(config, content: Content) -> Tables:
         kernel.C_THIRD: content.knowledge.third, kernel.C_FIFTH: content.knowledge.fifth,
         kernel.C_TRK_LAST: content.knowledge.last, kernel.C_NBONUS: len(content.knowledge.bonus_positions),
         kernel.C_NCOLS: len(content.board.artifact_rows.follower_cost),
+        kernel.C_NYELLOW: sum(KEY_COLOURS[k.colour] == "yellow" for k in content.key_cards),
+        kernel.C_NGREEN: sum(KEY_COLOURS[k.colour] == "green" for k in content.key_cards for _ in range(k.count)),
+        kernel.C_NGREY: sum(KEY_COLOURS[k.colour] == "grey" for k in content.key_cards for _ in range(k.count)),
         kernel.C_VOLCANO: terrains.index("volcano"), kernel.C_COLTERON: ids.index("Colteron") if "Colteron" in ids else -1,
         kernel.C_EXO: ab_names.index("Exoskelet") if "Exoskelet" in ab_names else -1,
     }

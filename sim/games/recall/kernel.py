@@ -44,7 +44,8 @@ from sim.games.recall.state import (
     K_COPY, K_UNITS, G_SUBRET, G_KTRACK, G_KLEFT, G_THIRD, PH_KTRACK, PH_KSTEP, PH_ITEM, PH_KBONUS, K_TRACK,
     K_ITEM, P_STEPS_LOST, P_TRK, P_UNLOCK, P_STONES, G_LIGHT, G_REVEALED, G_MOVES, G_MFROM, G_MTO, P_ARTS,
     PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, K_PAY_MOVE, K_MOVE_FROM, K_MOVE_TO, K_MOVE_COUNT,
-    F_ART, F_TERR, G_UP, PH_DONE, G_MCOUNT, G_SAVE_RET, PH_PAYMENT, PH_ART_EVENT, K_PAYMENT)
+    F_ART, F_TERR, G_UP, PH_DONE, G_MCOUNT, G_SAVE_RET, PH_PAYMENT, PH_ART_EVENT, K_PAYMENT, PH_KEY, K_KEY,
+    G_YELLOW, G_GREEN, G_GREY, G_GREEN_TOP, G_GREY_TOP, H_GREEN, H_GREY)
 
 
 def layout_sum() -> int:
@@ -53,7 +54,7 @@ def layout_sum() -> int:
     return zlib.crc32(repr(items).encode())
 
 
-LAYOUT = 2502082007
+LAYOUT = 1818436857
 
 if layout_sum() != LAYOUT:
     raise ImportError(f"recall kernel: the state constants changed; set LAYOUT = {layout_sum()} in "
@@ -68,15 +69,16 @@ kernel = njit(cache=True, _nrt=False)
  C_T_PROD_BLD, C_NPROD, C_T_SYM, C_NSYM, C_SPACES, C_T_PATH_SP, C_NPATH_SP, C_T_GOAL_SP, C_NGOAL_SP,
  C_MAXDEC, C_AUTO, C_COPY_EVER, C_JHE, C_AYNIR, C_CAP, C_KEEP3, C_GOALS_HELD, C_T_EROWS, C_T_OPTS,
  C_O_FIELD, C_O_COUNT, C_T_ABEFF, C_T_CHEST, C_T_LIGHT, C_THIRD, C_FIFTH, C_TRK_LAST, C_T_BONUS, C_NBONUS,
- C_T_NEIGH, C_T_FSLOT, C_T_TMOVE, C_T_ACOST, C_NCOLS, C_VOLCANO, C_COLTERON, C_EXO, C_T_COVERED) = range(68)
-NC = 68
+ C_T_NEIGH, C_T_FSLOT, C_T_TMOVE, C_T_ACOST, C_NCOLS, C_VOLCANO, C_COLTERON, C_EXO, C_T_COVERED,
+ C_T_YELLOW, C_NYELLOW, C_NGREEN, C_NGREY) = range(72)
+NC = 72
 DRAFT_PAIRS, DRAFT_RANDOM, DRAFT_CUSTOM = 0, 1, 2
 A_END, A_RECALL = 0, 1
 EVENTS = ("", "bonus_token", "key_card", "sanctuary", "artifact", "excavate", "production", "camp")
 EV_BONUS, EV_KEY, EV_ART, EV_PROD = 1, 2, 4, 6
 # sim.games.recall.content_types.OPS indices used here; atom columns of tables.ATOM_COLUMNS
-(OP_CRYSTAL, OP_F, OP_VP, OP_PP, OP_K, OP_UPC, OP_CHEST, OP_MOVE, OP_DEV, OP_PAYOPT, OP_UNITS, OP_BUY, OP_SELL,
- OP_COPY) = 0, 1, 3, 4, 5, 7, 11, 14, 16, 18, 19, 20, 21, 22
+(OP_CRYSTAL, OP_F, OP_VP, OP_PP, OP_K, OP_UPC, OP_KEY, OP_CHEST, OP_MOVE, OP_DEV, OP_PAYOPT, OP_UNITS, OP_BUY,
+ OP_SELL, OP_COPY) = 0, 1, 3, 4, 5, 7, 8, 11, 14, 16, 18, 19, 20, 21, 22
 A_ITEM, A_ALT, A_OP, A_ARG, A_N, A_W, A_R, A_P, A_OPTION = range(9)
 (S_NONE, S_PICK, S_FREE, S_PRODUCTION, S_ABILITY, S_REWARD, S_SCORING, S_GUARD) = range(8)
 
@@ -335,7 +337,7 @@ def gain_points(g, p, n, C, tab):
 def compiled_atom(op):
     return (op == OP_CRYSTAL or op == OP_VP or op == OP_PP or op == OP_CHEST or op == OP_F or op == OP_UPC
             or op == OP_BUY or op == OP_SELL or op == OP_COPY or op == OP_UNITS or op == OP_K or op == OP_MOVE
-            or op == OP_PAYOPT)
+            or op == OP_PAYOPT or op == OP_KEY)
 
 
 @kernel
@@ -457,6 +459,9 @@ def execute(g, h, C, tab, atoms):
         g[G_SUBRET] = PH_EXEC
         if g[G_LEFT] > 0:
             g[G_PHASE] = PH_PLACE
+    elif op == OP_KEY:                                # RC-R191: one card of that colour from the offer
+        g[G_LEFT] = atoms[r, A_ARG]
+        g[G_PHASE] = PH_KEY
     elif op == OP_MOVE:                               # RC-R83..R92
         g[G_MOVES] = n
         g[G_PHASE] = PH_MOVE_FROM
@@ -955,6 +960,22 @@ def apply(g, h, C, tab, atoms, a):
             else:
                 pay_followers(g, p, x, artifact_cost(g, p, x, C, tab))
                 take_artifact(g, C, tab, atoms)
+    elif k == K_KEY:
+        i = a - o
+        if g[G_LEFT] == 1:
+            g[G_YELLOW + i] -= 1
+            g[b + P_AVAIL + tab[C[C_T_YELLOW] + i]] += 1
+        else:                                               # the display slot refilled from the deck
+            green = g[G_LEFT] == 2
+            col, top = (G_GREEN, G_GREEN_TOP) if green else (G_GREY, G_GREY_TOP)
+            deck, size = (H_GREEN, C[C_NGREEN]) if green else (H_GREY, C[C_NGREY])
+            g[b + P_AVAIL + g[col + i]] += 1
+            if g[top] < size:
+                g[col + i] = h[deck + g[top]]
+                g[top] += 1
+            else:
+                g[col + i] = -1
+        g[G_PHASE] = PH_EXEC
     elif k == K_PAYMENT:                                    # RC-R244: Exoskelet, or the followers
         x = g[G_MTO]
         if a == A_END:
@@ -1189,6 +1210,19 @@ def advance(g, h, lg, C, tab, atoms):
             for i in range(items_left(g, t, C)):
                 lg[C[C_O_OPT] + i] = True
             if decide(g, h, lg, C, tab, atoms, K_ITEM, p):
+                return
+        elif ph == PH_KEY:                        # RC-R133, RC-R191; none left: nothing (RC-A21)
+            colour = g[G_LEFT]
+            if colour == 1:
+                for i in range(C[C_NYELLOW]):
+                    lg[C[C_O_OPT] + i] = g[G_YELLOW + i] > 0
+            else:
+                col = G_GREEN if colour == 2 else G_GREY
+                for i in range(3):
+                    lg[C[C_O_OPT] + i] = g[col + i] >= 0
+            if not lg[C[C_O_OPT]:C[C_O_OPT] + 4].any():
+                g[G_PHASE] = PH_EXEC
+            elif decide(g, h, lg, C, tab, atoms, K_KEY, p):
                 return
         elif ph == PH_PAYMENT:
             lg[C[C_O_USE] + C[C_EXO]] = True

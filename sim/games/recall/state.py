@@ -36,18 +36,19 @@ ITEMS_MAX = 24      # item tiles (18)
 # ---- decision kinds (``G_KIND``; names = the model doc's ``kind`` strings) ---------------------
 KIND_NAMES = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end",
               "path", "goal", "place", "crystal", "buy", "sell", "sell_count", "copy", "units", "track", "item", "pay_move", "move_from", "move_to",
-              "move_count", "payment", "stopped")
+              "move_count", "payment", "key", "stopped")
 K_DONE = -1
 (K_DRAFT, K_START_FIELD, K_MAIN, K_EFFECT, K_EVENT, K_PRODUCE, K_RECHARGE, K_TURN_END, K_PATH, K_GOAL,
  K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, K_COPY, K_UNITS, K_TRACK, K_ITEM, K_PAY_MOVE, K_MOVE_FROM,
- K_MOVE_TO, K_MOVE_COUNT, K_PAYMENT, K_STOP) = range(25)
+ K_MOVE_TO, K_MOVE_COUNT, K_PAYMENT, K_KEY, K_STOP) = range(26)
 # K_STOP: the game reached a rule the kernel does not compile yet (docs/recall_engine.md); G_STOP says which
 
 # ---- program counter (``G_PHASE``) ---------------------------------------------------------------
 (PH_SOLO, PH_DRAFT, PH_OLD, PH_TURN, PH_MAIN, PH_KEY_EVENT, PH_EFFECT, PH_PRODUCE, PH_RECHARGE,
  PH_TURN_END, PH_NEXT, PH_PATH, PH_BONUS_EVENT, PH_GOAL, PH_PROD_EVENT, PH_EXEC, PH_PLACE, PH_CRYSTAL,
  PH_BUY, PH_SELL, PH_SELL_COUNT, PH_COPY, PH_UNITS, PH_KTRACK, PH_KSTEP, PH_ITEM, PH_KBONUS,
- PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, PH_PAYMENT, PH_ART_EVENT, PH_STOP, PH_DONE) = range(35)
+ PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, PH_PAYMENT, PH_ART_EVENT, PH_KEY, PH_STOP,
+ PH_DONE) = range(36)
 # why a game stopped (``G_STOP``)
 STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring", "guard")
 PEND_MAX = 16       # pending effects of a turn
