@@ -2,9 +2,10 @@
 
 Rules: /work/shared/specs/recall.md and recall_addendum.md; content: docs/recall_content.md;
 positions: docs/recall_positions.md. This part has the content, the board, the seeded setup and
-final scoring. The compiled engine (docs/recall_engine.md) plays the setup decisions so far;
-``init`` and the play methods join ``GAME`` once it plays whole games (until then an experiment
-of Recall is refused, sim/core/experiment.py).
+final scoring. The compiled engine (docs/recall_engine.md) plays the setup and much of the turn
+but stops a game at a rule it does not compile yet; ``init`` and the play methods join ``GAME``
+once every game can end (until then an experiment of Recall is refused, sim/core/experiment.py).
+``outcome`` scores finished engine games with scoring.py.
 """
 from __future__ import annotations
 
