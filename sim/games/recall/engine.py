@@ -135,6 +135,7 @@ def build_tables(config, content: Content) -> Tables:
         kernel.C_NOORD: ab_names.index("Noorderling") if "Noorderling" in ab_names else -1,
         kernel.C_JHE: ab_names.index("J'He") if "J'He" in ab_names else -1,
         kernel.C_AYNIR: ids.index("Aynir") if "Aynir" in ids else -1,
+        kernel.C_LEX: ids.index("Lexander") if "Lexander" in ids else -1,
         kernel.C_PER_STACK: content.setup.items_per_stack,
         kernel.C_START1: content.map.start_fields[0], kernel.C_START2: content.map.start_fields[min(1, len(content.map.start_fields) - 1)],
         kernel.C_START_FOL: content.setup.start_followers,

@@ -70,8 +70,8 @@ kernel = njit(cache=True, _nrt=False)
  C_MAXDEC, C_AUTO, C_COPY_EVER, C_JHE, C_AYNIR, C_CAP, C_KEEP3, C_GOALS_HELD, C_T_EROWS, C_T_OPTS,
  C_O_FIELD, C_O_COUNT, C_T_ABEFF, C_T_CHEST, C_T_LIGHT, C_THIRD, C_FIFTH, C_TRK_LAST, C_T_BONUS, C_NBONUS,
  C_T_NEIGH, C_T_FSLOT, C_T_TMOVE, C_T_ACOST, C_NCOLS, C_VOLCANO, C_COLTERON, C_EXO, C_T_COVERED,
- C_T_YELLOW, C_NYELLOW, C_NGREEN, C_NGREY) = range(72)
-NC = 72
+ C_T_YELLOW, C_NYELLOW, C_NGREEN, C_NGREY, C_LEX) = range(73)
+NC = 73
 DRAFT_PAIRS, DRAFT_RANDOM, DRAFT_CUSTOM = 0, 1, 2
 A_END, A_RECALL = 0, 1
 EVENTS = ("", "bonus_token", "key_card", "sanctuary", "artifact", "excavate", "production", "camp")
@@ -429,6 +429,19 @@ def pay(g, p, C, w, r, pp):
             g[b + P_CR + 1] += 1
             g[b + P_CR] += 1
     g[b + P_CR] -= w
+
+
+@kernel
+def pay_cost(g, p, C, tab, w, r, pp):
+    """``pay``, then Lexander's permanent effect: per purple crystal paid for a cost, 1 white
+    crystal and 1 point (RC-R230, RC-R231, RC-A48: conversions do not count). False when the
+    points pass an upgrade symbol (not compiled: the caller stops)."""
+    pay(g, p, C, w, r, pp)
+    lex = C[C_LEX]
+    if pp > 0 and lex >= 0 and g[seat(p) + P_OWN + lex] == 1:
+        g[seat(p) + P_CR] += pp
+        return gain_points(g, p, pp, C, tab)
+    return True
 
 
 @kernel
@@ -886,10 +899,12 @@ def apply(g, h, C, tab, atoms, a):
             g[G_PHASE] = PH_EXEC
         else:
             x = C[C_T_OPTS] + 4 * (atoms[g[G_LEFT], A_OPTION] + a - o)
-            pay(g, p, C, tab[x], tab[x + 1], tab[x + 2])
+            ok = pay_cost(g, p, C, tab, tab[x], tab[x + 1], tab[x + 2])
             g[G_LEFT] = min(tab[x + 3], g[b + P_SUPPLY])
             g[G_SUBRET] = PH_EXEC
             g[G_PHASE] = PH_PLACE if g[G_LEFT] > 0 else PH_EXEC
+            if not ok:
+                stop(g, S_REWARD)
     elif k == K_SELL:
         if a == A_END:
             g[G_PHASE] = PH_EXEC
@@ -898,10 +913,11 @@ def apply(g, h, C, tab, atoms, a):
             g[G_PHASE] = PH_SELL_COUNT
     elif k == K_COPY:
         r = g[G_LEFT]
-        pay(g, p, C, atoms[r, A_W], atoms[r, A_R], atoms[r, A_P])
-        if not push_effect(g, field_effect(g, p, a - o, C, tab), 5, C, tab, atoms):
+        g[G_PHASE] = PH_EXEC
+        if not pay_cost(g, p, C, tab, atoms[r, A_W], atoms[r, A_R], atoms[r, A_P]):
+            stop(g, S_REWARD)
+        elif not push_effect(g, field_effect(g, p, a - o, C, tab), 5, C, tab, atoms):
             stop(g, S_PICK)
-        g[G_PHASE] = PH_EXEC if g[G_PHASE] != PH_STOP else PH_STOP
     elif k == K_UNITS:
         r = g[G_LEFT]
         n, m = atoms[r, A_N], a - o
@@ -932,10 +948,10 @@ def apply(g, h, C, tab, atoms, a):
         r = g[G_LEFT]
         x = C[C_T_OPTS] + 4 * (atoms[r, A_OPTION] + a - o)
         c = tab[x]
-        if c >= 0:
-            pay(g, p, C, 1 if c == 0 else 0, 1 if c == 1 else 0, 1 if c == 2 else 0)
         g[G_MOVES] = tab[x + 3]
         g[G_PHASE] = PH_MOVE_FROM
+        if c >= 0 and not pay_cost(g, p, C, tab, 1 if c == 0 else 0, 1 if c == 1 else 0, 1 if c == 2 else 0):
+            stop(g, S_REWARD)
     elif k == K_MOVE_FROM:
         if a == A_END:                                      # RC-R92: the rest is lost
             g[G_MOVES] = 0
