@@ -428,3 +428,17 @@ def test_the_last_space_ends_the_game_and_outcome_uses_final_scoring_rc_r7_rc_a5
     assert (sum(out[k] for k in parts) == out["score"]).all()
     assert out["score_leftover"][0, 0] == (7 + 3) // 3
     assert sorted(out["rank"][0]) in ([1, 2], [1, 1]) and abs(out["win_share"][0].sum() - 1) < 1e-9
+
+
+def test_lexander_gains_a_white_crystal_and_a_point_per_purple_paid_rc_r230_rc_a48():
+    """A cost of P:1 paid with a purple: +1 W and +1 point; a white cost paid by converting a
+    purple down (RC-R231) gives nothing."""
+    t, s = _at_main()
+    g = s.m[0]
+    cr = st.seat_col(0, st.P_CR)
+    g[st.seat_col(0, st.P_OWN + int(t.C[kernel.C_LEX]))] = 1
+    g[cr:cr + 3] = (0, 0, 2)
+    assert kernel.pay_cost(g, 0, t.C, t.tab, 0, 0, 1)
+    assert tuple(g[cr:cr + 3]) == (1, 0, 1) and _seat(s, 0, 0, st.P_SCORE) == 1
+    assert kernel.pay_cost(g, 0, t.C, t.tab, 2, 0, 0)                # W 1, then P -> R + W
+    assert tuple(g[cr:cr + 3]) == (0, 1, 0) and _seat(s, 0, 0, st.P_SCORE) == 1
