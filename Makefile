@@ -9,10 +9,10 @@ OUT    ?= results
 REPORTS ?= reports/out
 ARGS   ?=
 
-.PHONY: help install report run sweep compare test bench clean tune
+.PHONY: help install report run sweep compare test bench tune recall-oracle clean
 
 help:  ## list the targets (variables: EXP, JOBS, OUT, REPORTS, ARGS, A, B)
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 15
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,9 @@ tune: $(STAMP)  ## tune a plan's weights: make tune STRATEGY=ak_greedy EXP=exper
 
 bench: $(STAMP)  ## measure speed and memory; writes docs/benchmarks.md
 	$(PY) -m benchmarks.run
+
+recall-oracle: $(STAMP)  ## 2,000 random Recall oracle games per player count, invariants after every decision
+	$(PY) -m tests.test_recall_oracle --games 2000 --check-every 1 $(ARGS)
 
 clean:  ## remove results and generated reports (keeps .venv)
 	rm -rf results reports/out

@@ -206,6 +206,10 @@ def _error(tmp_path, name, old, new, key):
     ("items.csv", "items_file", "Pouch;Horn;Boots;Lens", "Pouch;Horn;Boots;Lamp", "unknown item 'Lamp'"),
     ("setup.toml", "setup_file", "crystal_cap = 6", "crystal_cap = -1", "crystal_cap: expected an integer from 0"),
     ("setup.toml", "setup_file", "pigs = 10", "pigz = 10", "unknown key; did you mean 'pigs'?"),
+    ("setup.toml", "setup_file", 'excavation_crystal = ["P", "R", "W"]', 'excavation_crystal = ["P", "X", "W"]',
+     "excavation_crystal[1]: unknown crystal 'X'; expected one of W, R, P"),
+    ("setup.toml", "setup_file", "excavation_steps = [4, 3, 2]", "excavation_steps = [4, 3]",
+     "excavation_steps: expected a list of 3 entries"),
 ])
 def test_bad_files_name_file_place_and_expectation(tmp_path, name, key, old, new, expected):
     """RC-A1: every error is one line naming the file, the row or key, and what was expected."""
@@ -228,6 +232,7 @@ def test_missing_file_and_cross_checks(tmp_path):
     ({"path_sides": "abab"}, "config.path_sides: expected 'all_a', 'random' or six letters"),
     ({"tribe_draft": "auction"}, "config.tribe_draft: expected one of 'draft', 'random', 'custom'"),
     ({"dorian_presence": "slot"}, "config.dorian_presence"),
+    ({"water_no_exit": "sink"}, "config.water_no_exit: expected one of 'back', 'stay'"),
     ({"solo_goals": "keep_three"}, "config.solo_goals: the solo goal rule (RC-A54) applies to 1 player"),
     ({"start_feilds": "random"}, "did you mean 'start_fields'"),
 ])

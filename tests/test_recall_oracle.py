@@ -14,6 +14,7 @@ import argparse
 import dataclasses
 import sys
 import time
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -62,7 +63,7 @@ def check_invariants(o):
         on_map = sum(1 for a in o.art if a == c)
         owned = sum(o.arts[p][c] for p in range(n))
         assert o.bag_art[c] + o.art_display[c] + on_map + owned == st.artifacts_per_colour[c], "artifacts"
-    assert o.pigs_left + sum(o.pigs) == st.pigs and min(o.pigs) >= 0, "pigs"
+    assert o.pigs_left + sum(o.pigs) + sum(o.transit_pigs) == st.pigs and min(o.pigs) >= 0, "pigs"
     for k, card in enumerate(ct.key_cards):              # key cards
         owned = sum(o.avail[p][k] + o.slots[p].count(k) for p in range(n))
         if card.colour == 0:
@@ -113,12 +114,12 @@ def test_random_games_terminate_with_invariants(players, policy):
 VARIANTS = [dict(tribe_draft="custom"), dict(tribe_draft="random"), dict(known_old_tribes=True),
             dict(free_upgrade_choice=True), dict(path_sides="random"), dict(event_abilities="auto"),
             dict(start_fields="random"), dict(copy_field="ever"), dict(dorian_presence="tile"),
-            dict(goal_stones="one_colour")]
+            dict(goal_stones="one_colour"), dict(water_no_exit="stay")]
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()))
 def test_variants_play_through(variant):
-    """RC-V1..V9 and the switches of RC-A40, RC-A57, RC-A58, RC-A66, RC-A74 play complete games."""
+    """RC-V1..V9 and the switches of RC-A40, RC-A57, RC-A58, RC-A66, RC-A74 and water_no_exit play complete games."""
     cfg = dataclasses.replace(Config(players=3), **variant)
     for game in range(2):
         o, _ = play(cfg, 5, game)
@@ -241,7 +242,7 @@ def main(argv=None) -> int:
     ap.add_argument("--check-every", type=int, default=1, help="check invariants every k-th game after each decision")
     args = ap.parse_args(argv)
     t0 = time.time()
-    decisions, max_turn = 0, 0
+    decisions, kinds = 0, Counter()
     for players in (1, 2, 3, 4):
         cfg = Config(players=players)
         for game in range(args.games):
@@ -249,8 +250,10 @@ def main(argv=None) -> int:
             o, steps = play(cfg, args.seed, game, policy, check=game % args.check_every == 0)
             check_outcome(o)
             decisions += steps
+            kinds.update(line.split(" ")[2].rstrip(":") for line in o.log)
     print(f"{4 * args.games} games (1-4 players x {args.games}), {decisions} decisions, all invariants held, "
           f"{time.time() - t0:.0f} s")
+    print("decisions by kind: " + ", ".join(f"{k} {v}" for k, v in kinds.most_common()))
     return 0
 
 

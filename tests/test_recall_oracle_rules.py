@@ -188,9 +188,11 @@ def test_example3_variant_exoskelet_pays_no_followers():
     o.fol[0][y] = 4
     o.cr[0] = [0, 1, 0]
     o.items[0] = [item("Exoskelet")]
-    o.drive(o.run_ability(0, o.abil_index["exoskelet"]), [])
-    o.drive(o.development(0), [opt(o, 1), opt(o, 0)])
-    assert o.fol[0][y] == 4 and o.fol[1][y] == 0 and o.cr[0] == [0, 0, 0] and not o.exo[0]
+    o.active = 0
+    exo = o.A_USE + o.abil_index["exoskelet"]
+    asked, _ = o.drive(o.development(0), [opt(o, 1), exo, opt(o, 0)])
+    assert asked[1][1] == "payment" and set(asked[1][2]) == {exo, o.A_END}   # offered at the payment (RC-R244)
+    assert o.fol[0][y] == 4 and o.fol[1][y] == 0 and o.cr[0] == [0, 0, 0] and o.placed[0] == 1
 
 
 def test_example4_activation_cost_escalation():
@@ -304,8 +306,8 @@ def test_example7_one_production_per_card_taken_back():
     o.fol[p] = [0] * o.NF
     o.fol[p][start] = 3
     o.start_field[p] = start
-    asked, _ = o.drive(o.recall(p), [opt(o, 0), opt(o, 2), opt(o, 5), opt(o, 6)])
-    assert [d[1] for d in asked] == ["produce"] * 4            # 4 activations, not 5
+    asked, _ = o.drive(o.recall(p), [opt(o, 0), opt(o, 2), opt(o, 5), opt(o, 6), o.A_END])
+    assert [d[1] for d in asked] == ["produce"] * 4 + ["recharge"]   # 4 activations, not 5; free actions before the recharge (RC-R44)
     assert o.cr[p] == [8, 2, 0] and sum(o.chests[p]) == 1 and o.fol[p][start] == 4
     assert o.slots[p] == [-1] * 6 and sum(o.avail[p]) == 5
     o.crystal_cap(p)

@@ -90,8 +90,12 @@ def test_camps_and_area_tiles_come_from_the_map(tmp_path):
 def test_duplicate_json_keys_are_refused(tmp_path):
     path = tmp_path / "dup.json"
     path.write_text('{"players": [], "players": []}')
-    with pytest.raises(InputError, match="duplicate JSON key 'players'"):
+    with pytest.raises(InputError, match="players: key given twice in one object"):
         score_position(path)
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"players": ' + "[" * 40 + "]" * 40 + "}")
+    with pytest.raises(InputError, match="nested too deep"):     # the shared reader's depth limit
+        score_position(deep)
 
 
 def _bad(tmp_path, edit):
@@ -193,7 +197,7 @@ def test_missing_and_invalid_files(tmp_path):
         score_position(tmp_path / "none.json")
     bad = tmp_path / "bad.json"
     bad.write_text("{")
-    with pytest.raises(InputError, match="not valid JSON"):
+    with pytest.raises(InputError, match="invalid JSON"):
         score_position(bad)
 
 

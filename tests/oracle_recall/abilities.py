@@ -30,6 +30,10 @@ class Abilities:
         name, kind, idx, rec = self.abil[j]
         return "" if kind == "part" else rec.event
 
+    def is_free_action(self, j) -> bool:
+        """Not event-bound and not Exoskelet (it acts only at a follower payment, ``payment``)."""
+        return not self.event_of(j) and j != self.abil_index.get("exoskelet", -1)
+
     def cost(self, p, j) -> int:
         """RC-R61..R64: 1 with the hexagon, else one more than the activations since the last recall."""
         name, kind, idx, rec = self.abil[j]
@@ -45,7 +49,7 @@ class Abilities:
 
     def free_actions(self, p) -> list:
         """Legal free actions of the active player at a window (RC-A70)."""
-        out = [self.A_USE + j for j in self.owned_abilities(p) if not self.event_of(j) and self.affordable(p, j)]
+        out = [self.A_USE + j for j in self.owned_abilities(p) if self.is_free_action(j) and self.affordable(p, j)]
         out += [self.A_CHEST + x for x in range(len(self.ct.chest_tiles)) if self.chests[p][x] > 0]
         if self.ring_fields(p):
             out.append(self.A_RING)
@@ -94,7 +98,7 @@ class Abilities:
 
     def free_activation(self, p):
         """RC-R200, RC-A43: a non-event ability of p's choice without stones or count."""
-        opts = [self.A_USE + j for j in self.owned_abilities(p) if not self.event_of(j)]
+        opts = [self.A_USE + j for j in self.owned_abilities(p) if self.is_free_action(j)]
         a = yield from self._ask(p, "free", opts + ([self.A_END] if opts else []))
         if a is not None and a != self.A_END:
             yield from self.run_ability(p, a - self.A_USE)
@@ -187,15 +191,18 @@ class Abilities:
                 yield from self.gain_points(p, 1)
 
     def ab_colteron(self, p):
-        """RC-R208, RC-A45: followers from one volcano to another face-up volcano, and 1 white crystal."""
+        """RC-R208, RC-A45: followers (and a Dorian holder's pigs) from one volcano to another face-up volcano, and 1 white crystal."""
         volcanoes = [f for f in range(self.NF) if self.terr[f] == VOLCANO and not self.island[f]]
         srcs = [f for f in volcanoes if self.fol[p][f] > 0] if len(volcanoes) > 1 else []
         f = yield from self._field(p, "ability_field", srcs, end=True)
         if f is not None and f >= 0:
             g = yield from self._field(p, "ability_field", [v for v in volcanoes if v != f])
             c = yield from self._count(p, "ability_count", 1, self.fol[p][f])
+            m = yield from self.take_pigs(p, 0, self.pigs_along(p, f))        # RC-R212
             self.fol[p][f] -= c
             self.fol[p][g] += c
+            self.pigs[f] -= m
+            self.pigs[g] += m
         self.cr[p][W] += 1
 
     def dorian_present(self, p, f) -> bool:
@@ -244,33 +251,35 @@ class Abilities:
                 yield from self.gain_points(p, 1)
 
     def ab_hayla(self, p):
-        """RC-R221..R223, RC-A47: a jump over one field, or scatter one field's followers."""
+        """RC-R221..R223, RC-A47: a jump over one field, or scatter one field's followers (pigs go along, RC-R212)."""
         jumps = {}
         for f in self.own_fields(p):
             q, r = self.coord[f]
             for dq, dr in self.dirs:
                 y = self.field_at.get((q + dq, r + dr))
                 z = self.field_at.get((q + 2 * dq, r + 2 * dr))
-                if y is not None and z is not None and self.terr[y] >= 0 and self.group_can_enter(p, f, z, self.fol[p][f]):
+                if y is not None and z is not None and self.terr[y] >= 0 \
+                        and self.group_can_enter(p, f, z, self.payable_followers(p, f)):
                     jumps.setdefault(f, []).append(z)
-        scat = [f for f in self.own_fields(p) if any(self.group_can_enter(p, f, g, 1) for g in self.adj[f])]
+        scat = [f for f in self.own_fields(p)
+                if any(self.group_can_enter(p, f, g, 1 + self.pigs_along(p, f)) for g in self.adj[f])]
         modes = ([0] if jumps else []) + ([1] if scat else [])
         mode = yield from self._opt(p, "ability", modes)
         if mode is None:
             return
         if mode == 0:
             f = yield from self._field(p, "ability_field", sorted(jumps))
-            z = yield from self._field(p, "ability_field", jumps[f])
-            c = yield from self._count(p, "ability_count", max(1, self.art_cost(p, z)), self.fol[p][f])
-            yield from self.move_group(p, f, z, c)
+            yield from self.group_move(p, f, jumps[f], kind="jump")
             return
         f = yield from self._field(p, "ability_field", scat)
         for _ in range(self.fol[p][f]):
-            dests = [g for g in self.adj[f] if self.group_can_enter(p, f, g, 1)]
+            pigs = self.pigs_along(p, f)
+            dests = [g for g in self.adj[f] if self.group_can_enter(p, f, g, 1 + pigs)]
             g = yield from self._field(p, "ability_field", dests)
             if g is None:
                 continue                            # no legal destination: it stays
-            yield from self.move_group(p, f, g, 1)
+            m = yield from self.take_pigs(p, self.min_payers(p, self.art_cost(p, g)) - 1, pigs)
+            yield from self.move_group(p, f, g, 1, m)
 
     def ab_vinder(self, p):
         """RC-R235, RC-R236, RC-A49: place or move the raft onto a free water field, +3 followers on it."""
@@ -289,11 +298,6 @@ class Abilities:
         if f is not None:
             self.remove_followers(p, f, 1)
             self.cr[p][R] += 1
-
-    def ab_exoskelet(self, p):
-        """RC-R244: the next development action's or artifact's follower cost this turn is 0."""
-        self.exo[p] = True
-        yield from ()
 
     def ab_portaal(self, p):
         """RC-R248: a new follower on a field with another player's building, or placed normally."""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from sim.games.recall.content_types import CAMP, EXCAVATION, FOREST, GRAIN, MONUMENT, MOUNTAIN, NONE, Atom
-from tests.oracle_recall.common import SAN, WKS, W, R, EXCAVATE
+from tests.oracle_recall.common import SAN, WKS, W, R
 
 
 class Board:
@@ -69,7 +69,18 @@ class Board:
     # ---- movement (RC-R83..R92, RC-A18, RC-A62)
 
     def group_can_enter(self, p, f, g, size) -> bool:
-        return self.enterable(p, g) and self.art_cost(p, g) <= size
+        """RC-A62, RC-R102: g enterable and its artifact payable by a group of ``size`` (or by Exoskelet)."""
+        return self.enterable(p, g) and self.min_payers(p, self.art_cost(p, g)) <= size
+
+    def pigs_along(self, p, f) -> int:
+        """Pigs on f a Dorian holder may take along (RC-R212)."""
+        return self.pigs[f] if self.dorian(p) else 0
+
+    def take_pigs(self, p, lo, hi):
+        """``move_pigs``: how many of ``hi`` pigs go with the group (at least ``lo``), RC-R212."""
+        if hi <= 0:
+            return 0
+        return (yield from self._opt(p, "move_pigs", range(max(0, lo), hi + 1)))
 
     def movement(self, p, n):
         """One movement of up to n moves, executed in one go (RC-R89)."""
@@ -79,15 +90,18 @@ class Board:
             f = yield from self._field(p, "move_from", srcs, end=True)
             if f is None or f < 0:
                 return
-            pigs_here = self.pigs[f] if self.dorian(p) else 0
-            dests = [g for g in self.adj[f] if self.group_can_enter(p, f, g, self.fol[p][f] + pigs_here)]
-            g = yield from self._field(p, "move_to", dests)
-            cost = self.art_cost(p, g)
-            c = yield from self._count(p, "move_count", max(1, cost - pigs_here), self.fol[p][f])
-            m = 0
-            if pigs_here:
-                m = yield from self._opt(p, "move_pigs", range(max(0, cost - c), pigs_here + 1))
-            yield from self.move_group(p, f, g, c, m)
+            yield from self.group_move(p, f, [g for g in self.adj[f]
+                                              if self.group_can_enter(p, f, g, self.payable_followers(p, f))])
+
+    def group_move(self, p, f, dests, kind="move_to"):
+        """``move_to`` among ``dests``, ``move_count``, ``move_pigs``; then the group arrives (a move, a Hayla jump)."""
+        g = yield from self._field(p, kind if kind == "move_to" else "ability_field", dests)
+        need = self.min_payers(p, self.art_cost(p, g))
+        pigs_here = self.pigs_along(p, f)
+        c = yield from self._count(p, "move_count" if kind == "move_to" else "ability_count",
+                                   max(1, need - pigs_here), self.fol[p][f])
+        m = yield from self.take_pigs(p, need - c, pigs_here)
+        yield from self.move_group(p, f, g, c, m)
 
     def move_group(self, p, f, g, c, m=0):
         """Move c followers and m pigs from f to g; an artifact on g is taken, paid pigs first (RC-R99..R104)."""
@@ -95,18 +109,18 @@ class Board:
         self.pigs[f] -= m
         self.fol[p][g] += c
         self.pigs[g] += m
-        yield from self.arrive(p, g, pig_ok=True)
+        yield from self.arrive(p, g, c + m)
 
-    def arrive(self, p, g, pig_ok=False):
-        """The group has entered g: pay and take its artifact (RC-R99..R104, RC-A18)."""
+    def arrive(self, p, g, group):
+        """The group (``group`` followers + pigs) has entered g: pay and take its artifact (RC-R99..R104, RC-A18)."""
         c = self.art[g]
         if c < 0:
             return
         cost = self.art_cost(p, g)
-        if self.exo[p]:
-            self.exo[p] = False
+        exo = yield from self.payment(p, cost, group)
         self.art[g] = -1
-        self.pay_followers(p, g, cost, pigs_ok=pig_ok)
+        if not exo:
+            self.pay_followers(p, g, cost)
         yield from self.receive_artifact(p, c)
 
     # ---- water movement (RC-R93..R97, RC-A7, RC-A56)
@@ -122,55 +136,77 @@ class Board:
         return seen
 
     def water_movement(self, p, improved=False):
-        srcs = [f for f in range(self.NF) if self.fol[p][f] > 0 and any(self.is_water(w) for w in self.adj[f])]
+        """RC-A7, RC-A56: one group (with pigs, RC-R212) over connected water, step by step, then out."""
+        srcs = [f for f in range(self.NF) if self.fol[p][f] > 0
+                and (self.is_water(f) or any(self.is_water(w) for w in self.adj[f]))]      # RC-A7(b)
         f = yield from self._field(p, "water_from", srcs, end=True)
         if f is None or f < 0:
             return
         size = yield from self._count(p, "water_count", 1, self.fol[p][f])
+        pigs = yield from self.take_pigs(p, 0, self.pigs_along(p, f))
         self.fol[p][f] -= size
-        self.transit[p] = size
-        visited, cur = [], f
+        self.pigs[f] -= pigs
+        self.transit[p], self.transit_pigs[p] = size, pigs
+        visited = [f] if self.is_water(f) else []          # a start on the water is the path's first field
+        cur = f
         while True:
             steps = [w for w in self.adj[cur] if self.is_water(w) and w != f and w not in visited
                      and (self.art[w] < 0 or self.arts[p][self.art[w]] < self.ct.board.artifact_rows.columns)
-                     and self.art_cost(p, w) <= size]
+                     and self.min_payers(p, self.art_cost(p, w)) <= size + pigs]
             exits = self.water_exits(p, f, visited, improved)
             legal = [self.A_FIELD + w for w in steps] + ([self.A_END] if visited and exits else [])
             a = yield from self._ask(p, "water_step", legal)
-            if a is None:                             # stuck: the group goes back (model doc)
-                self.fol[p][f] += size
-                self.transit[p] = 0
-                return
+            if a is None:
+                break                                      # stuck: below, the group cannot leave
             if a == self.A_END:
                 break
             w = a - self.A_FIELD
             visited.append(w)
             cur = w
-            if self.art[w] >= 0:                      # RC-R97: pay from the group on the water
-                c = self.art[w]
-                cost = self.art_cost(p, w)
-                self.exo[p] = False
+            if self.art[w] >= 0:                          # RC-R97: pay from the group on the water
+                c, cost = self.art[w], self.art_cost(p, w)
+                exo = yield from self.payment(p, cost, size + pigs)
                 self.art[w] = -1
-                size -= cost
-                self.transit[p] = size
-                self.supply[p] += cost
+                if not exo and cost:
+                    use = min(pigs, cost) if self.dorian(p) else 0      # pigs first (RC-A72)
+                    pigs -= use
+                    self.pigs_left += use
+                    size -= cost - use
+                    self.supply[p] += cost - use
+                    self.transit[p], self.transit_pigs[p] = size, pigs
+                    if cost > use:
+                        self.raft_reacts(w)               # RC-R238: removed from a group on w
                 yield from self.receive_artifact(p, c)
-                if size == 0:
+                if size == 0:                             # pigs do not travel alone: back to the pig supply
+                    self.pigs_left += pigs
+                    self.transit_pigs[p] = 0
                     return
         while size > 0:
-            exits = [g for g in self.water_exits(p, f, visited, improved) if self.art_cost(p, g) <= size]
+            exits = [g for g in self.water_exits(p, f, visited, improved)
+                     if self.min_payers(p, self.art_cost(p, g)) <= size + pigs]
             g = yield from self._field(p, "water_exit", exits)
             if g is None:
-                self.fol[p][f] += size
-                self.transit[p] = 0
+                self.water_stuck(p, f, visited, size, pigs)
                 return
+            need = self.min_payers(p, self.art_cost(p, g))
             k = size
             if improved:
-                k = yield from self._count(p, "water_exit_count", max(1, self.art_cost(p, g)), size)
+                k = yield from self._count(p, "water_exit_count", max(1, need - pigs), size)
+            m = pigs if k == size else (yield from self.take_pigs(p, need - k, pigs))
             self.fol[p][g] += k
-            size -= k
-            self.transit[p] = size
-            yield from self.arrive(p, g)
+            self.pigs[g] += m
+            size, pigs = size - k, pigs - m
+            self.transit[p], self.transit_pigs[p] = size, pigs
+            yield from self.arrive(p, g, k + m)
+
+    def water_stuck(self, p, f, visited, size, pigs):
+        """A group that cannot leave the water (config ``water_no_exit``, model doc): back to its start, or stays."""
+        home = f
+        if self.cfg.water_no_exit == "stay" and visited:
+            home = visited[-1]
+        self.fol[p][home] += size
+        self.pigs[home] += pigs
+        self.transit[p], self.transit_pigs[p] = 0, 0
 
     def water_exits(self, p, f, visited, improved):
         """RC-A7(d) / RC-A56: enterable fields next to the last water field (improved: next to the area)."""
@@ -214,7 +250,7 @@ class Board:
     def can_build(self, p, kind, f) -> bool:
         if self.fol[p][f] == 0 or self.bld[p][f] >= 0 or self.building_of(f) != kind:
             return False                            # RC-R113, RC-R117, RC-R116
-        need = 0 if self.exo[p] else 1 + len(self.others_built(p, f))      # RC-R119, RC-R120
+        need = self.min_payers(p, 1 + len(self.others_built(p, f)))      # RC-R119, RC-R120, RC-R244
         if need > self.payable_followers(p, f):
             return False
         cost = self.build_cost(p, kind, f)
@@ -224,7 +260,7 @@ class Board:
         k = len(self.site[f])
         if self.fol[p][f] == 0 or self.terr[f] != EXCAVATION or k == 0:
             return False                            # RC-R157
-        return self.can_pay(p, self.single(EXCAVATE[min(k, 3)][0]))
+        return self.can_pay(p, self.single(self.ct.setup.excavation[k - 1][0]))
 
     def dev_targets(self, p, t) -> list:
         if t == 3:
@@ -254,10 +290,9 @@ class Board:
         """RC-R151..R158: 1 follower + the crystal by stones on the site; 2/3/4 steps; GPR window."""
         colours = sorted(set(self.site[f]))
         c = yield from self._opt(p, "stone", colours)
-        crystal, steps = EXCAVATE[min(len(self.site[f]), 3)]
+        crystal, steps = self.ct.setup.excavation[len(self.site[f]) - 1]      # RC-R152..R154 (setup.toml)
+        exo = yield from self.payment(p, 1, self.payable_followers(p, f))
         yield from self.pay_and_points(p, self.single(crystal))
-        exo = self.exo[p]
-        self.exo[p] = False
         if not exo:
             self.pay_followers(p, f, 1)             # RC-R122
         self.site[f].remove(c)
@@ -270,8 +305,7 @@ class Board:
         if kind == SAN:                              # RC-R127: which sanctuary (its reward)
             i = yield from self._opt(p, "sanctuary", [i for i, b in enumerate(self.sanct[p]) if not b])
         others = self.others_built(p, f)
-        exo = self.exo[p]
-        self.exo[p] = False
+        exo = yield from self.payment(p, 1 + len(others), self.payable_followers(p, f))
         if not exo:
             self.pay_followers(p, f, 1 + len(others))
         cost = self.build_cost(p, kind, f)

@@ -92,6 +92,10 @@ class Pieces:
         assert self.fol[p][f] >= k
         self.fol[p][f] -= k
         self.supply[p] += k
+        self.raft_reacts(f)
+
+    def raft_reacts(self, f):
+        """RC-R238, RC-A49: followers were removed from f (also from a group on the water): each raft next to f puts 1 there."""
         for v in range(self.n):
             r = self.raft[v]
             if r >= 0 and self.raft_fol[v] > 0 and f in self.adj[r] and self.has_tribe(v, "Vinder"):
@@ -124,11 +128,37 @@ class Pieces:
         return self.ct.map.terrains[t].move
 
     def art_cost(self, p, f) -> int:
-        """Followers to pay on entering f (RC-R101; 0 with Exoskelet armed, RC-R244)."""
+        """Followers to pay on entering f (RC-R101); Exoskelet may pay it instead (``payment``)."""
         c = self.art[f]
-        if c < 0 or self.exo[p]:
+        if c < 0:
             return 0
         return self.ct.board.artifact_rows.follower_cost[self.arts[p][c]]
+
+    def exo_usable(self, p) -> bool:
+        """RC-R244: p owns Exoskelet and its stones can be paid now (model doc, "payment")."""
+        j = self.abil_index.get("exoskelet", -1)
+        return j >= 0 and j in self.owned_abilities(p) and self.affordable(p, j)
+
+    def min_payers(self, p, cost) -> int:
+        """The fewest followers + pigs a group must bring to a follower cost (0 if Exoskelet can pay it)."""
+        return 0 if cost and self.exo_usable(p) else cost
+
+    def payment(self, p, cost, have):
+        """RC-R244: a follower cost of a development action or an artifact: Exoskelet or followers.
+
+        ``have``: the followers (+ pigs) that can pay. Returns True when Exoskelet paid it
+        (its stones placed, its count raised), False when the followers must pay.
+        """
+        if cost <= 0:
+            return False
+        j = self.abil_index.get("exoskelet", -1)
+        legal = ([self.A_USE + j] if self.exo_usable(p) else []) + ([self.A_END] if have >= cost else [])
+        a = yield from self._ask(p, "payment", legal)
+        if a == self.A_END:
+            return False
+        self.placed[p] += self.cost(p, j)
+        self.uses[p][j] = self.uses[p].get(j, 0) + 1
+        return True
 
     def dorian(self, p) -> bool:
         return self.has_tribe(p, "Dorian")

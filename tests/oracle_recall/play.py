@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from sim.games.recall.content_types import NONE, START, Atom
-from tests.oracle_recall.common import N_PICK, SAN, WKS, MON, W, R, P, TurnGuard
+from tests.oracle_recall.common import ACTION_ATOMS, N_PICK, SAN, WKS, MON, W, R, P, TurnGuard
 
 
 class Play:
@@ -35,9 +35,10 @@ class Play:
             yield from self.turn_end(p)
         except TurnGuard:
             self.guard_hits += 1
-            self.supply[p] += self.transit[p]          # a water movement cut short: its group goes home
-            self.transit[p] = 0
-        self.turn, self.exo[p], self.recharged, self.active = None, False, False, -1
+            self.supply[p] += self.transit[p]          # a water movement cut short: its group goes to the supply
+            self.pigs_left += self.transit_pigs[p]
+            self.transit[p] = self.transit_pigs[p] = 0
+        self.turn, self.recharged, self.active = None, False, -1
         self.turns += 1
         self.crystal_cap(p)
 
@@ -169,7 +170,7 @@ class Play:
             if atom.op == "DEV" and atom.n > 1:          # a chosen DEV:n: n separate effects
                 pend += [((Atom("DEV"),), src)] * (atom.n - 1)
                 atom = Atom("DEV")
-            if atom.op in ("MOVE", "WMOVE", "DEV", "EXPLORE", "PAYOPT", "UNITS", "BUY", "SELL", "COPY"):
+            if atom.op in ACTION_ATOMS:
                 yield from self.run_action(p, atom, src=src)
             else:
                 yield from self.do_atom(p, atom)
@@ -195,7 +196,7 @@ class Play:
             self.pending_items(self.field_effect(p, letter), letter)
 
     def recall(self, p):
-        """RC-R36..R47: cards back, one production per card, recharge."""
+        """RC-R36..R47: cards back, one production per card, a free-action window, recharge."""
         self.stats["rc_recalls"][p] += 1
         c = 0
         for s in range(6):
@@ -212,6 +213,7 @@ class Play:
             reward = self.ct.board.production[i].yield_
             yield from self.gain(p, reward)
             yield from self.event(p, "production", reward=reward)
+        yield from self.window(p, "recharge", list, end=True)      # RC-A70: free actions before the recharge
         self.placed[p] = 0                                  # RC-R43, RC-R46, RC-R63
         self.uses[p] = {}
         self.recharged = True

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from sim.games.recall.content_types import ANY, Atom
-from tests.oracle_recall.common import W, R
+from tests.oracle_recall.common import ACTION_ATOMS, ORDER_FREE, W, R
 
 
 class Rewards:
@@ -11,15 +11,33 @@ class Rewards:
     # ------------------------------------------------------------------ rewards (RC-A2, RC-A64)
 
     def gain(self, p, effect, field=-1, now=False):
-        """Resolve a reward for p: items left to right, depth first (model doc, Simplifications).
+        """Resolve a reward for p, depth first, in the order p chooses (RC-A64, model doc "Reward order").
 
-        Action atoms run at once when ``now`` (an ability, a chest, a free activation); otherwise
-        they join the active player's pending effects, or are lost (RC-A64).
+        Order-free items (``order_free``) resolve first, in item order; then, while two different
+        items are left, p picks the next one (``order``). Action atoms run at once when ``now``
+        (an ability, a chest, a free activation); otherwise they join the active player's pending
+        effects, or are lost (RC-A64).
         """
-        for item in effect:
-            atom = yield from self.choose(p, item)
-            if atom is not None:
-                yield from self.do_atom(p, atom, field, now)
+        rest = []
+        for i, item in enumerate(effect):
+            if self.order_free(item, now):
+                yield from self.resolve_item(p, item, field, now)
+            else:
+                rest.append((i, item))
+        while rest:
+            firsts = [i for k, (i, item) in enumerate(rest) if item not in [x for _, x in rest[:k]]]
+            a = yield from self._ask(p, "order", [self.A_PICK + i for i in firsts])
+            k = next(k for k, (i, _) in enumerate(rest) if self.A_PICK + i == a)
+            yield from self.resolve_item(p, rest.pop(k)[1], field, now)
+
+    def order_free(self, item, now) -> bool:
+        """Items whose place in the order cannot change what the receiver can reach (model doc)."""
+        return all(a.op in ORDER_FREE or (a.op in ACTION_ATOMS and not now) for a in item)
+
+    def resolve_item(self, p, item, field, now):
+        atom = yield from self.choose(p, item)
+        if atom is not None:
+            yield from self.do_atom(p, atom, field, now)
 
     def choose(self, p, item):
         """RC-R202: one alternative of an ``a|b`` item."""
@@ -30,7 +48,7 @@ class Rewards:
 
     def do_atom(self, p, a: Atom, field=-1, now=False):
         op = a.op
-        if op in ("MOVE", "WMOVE", "DEV", "EXPLORE", "PAYOPT", "UNITS", "BUY", "SELL", "COPY"):
+        if op in ACTION_ATOMS:
             if now:
                 yield from self.run_action(p, a, field, "gain")
             elif self.turn is not None and self.turn["p"] == p:

@@ -4,7 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim.games.recall.content_types import BOARD_MONUMENT, CAMP, GOAL_KINDS, LETTERS, PATHS
-from tests.oracle_recall.common import PARTS, MON
+from tests.oracle_recall.common import MON, PARTS, SAN
+
+BUILDING_GOALS = ("sanctuaries", "monuments", "camps", "area_tiles")
 
 
 class Scoring:
@@ -51,7 +53,19 @@ class Scoring:
         return self.goal_met_with(card, self.goal_resource(p, self.ct.goal_cards[card].kind)[1])
 
     def two_goals_met(self, p, c1, c2) -> bool:
-        """RC-V15, RC-A54: both cards met with disjoint components (a split of the shared counts)."""
+        """RC-V15, RC-A54: both cards met with disjoint components.
+
+        A component is a piece the player owns: an artifact, a stone, an upgrade tile, a key
+        card, an unlock tile, a building. Two building goals (sanctuaries, monuments, camps, area
+        tiles) split the buildings (a camp or an area tile is counted through the buildings next
+        to or on it); other goals on the same group split its counts; different groups never meet.
+        """
+        n1, n2 = (GOAL_KINDS[self.ct.goal_cards[c].kind] for c in (c1, c2))
+        if n1 in BUILDING_GOALS and n2 in BUILDING_GOALS:
+            blds = self.buildings(p)
+            return any(self.building_goal_met(c1, [b for j, b in enumerate(blds) if mask >> j & 1])
+                       and self.building_goal_met(c2, [b for j, b in enumerate(blds) if not mask >> j & 1])
+                       for mask in range(1 << len(blds)))
         g1, v1 = self.goal_resource(p, self.ct.goal_cards[c1].kind)
         g2, v2 = self.goal_resource(p, self.ct.goal_cards[c2].kind)
         if g1 != g2:
@@ -61,6 +75,25 @@ class Scoring:
             if self.goal_met_with(c1, list(split)) and self.goal_met_with(c2, rest):
                 return True
         return False
+
+    def buildings(self, p) -> list:
+        """p's buildings as (kind, area slot or -1, camp fields next to it)."""
+        return [(self.bld[p][f], self.slot_of_field[f], {g for g in self.adj[f] if self.terr[g] == CAMP})
+                for f in range(self.NF) if self.bld[p][f] >= 0]
+
+    def building_goal_met(self, card, blds) -> bool:
+        """RC-E37, RC-E38, RC-E41, RC-E42 counted on a part of the buildings."""
+        g = self.ct.goal_cards[card]
+        name = GOAL_KINDS[g.kind]
+        if name == "sanctuaries":
+            value = sum(1 for b in blds if b[0] == SAN)
+        elif name == "monuments":
+            value = sum(1 for b in blds if b[0] == MON)
+        elif name == "camps":
+            value = len(set().union(*[b[2] for b in blds]))
+        else:
+            value = len({b[1] for b in blds if b[1] >= 0})
+        return value >= g.n
 
     def final_scoring(self):
         """RC-E3..E49 in the RC-A53 order; fills ``parts`` (they sum to ``total``)."""
@@ -76,7 +109,7 @@ class Scoring:
             value = sum(v * c for v, c in zip(ct.setup.crystal_value, self.cr[p]))
             self.parts["score_leftover"][p] = (value + self.on_board(p)) // ct.setup.leftover_divisor
             if self.dorian(p):                                # RC-R214, RC-R215, RC-E44
-                self.parts["score_pigs"][p] = 2 * sum(1 for f in range(self.NF) if self.farm[f] and self.dorian_present(p, f))
+                self.parts["score_pigs"][p] = ct.setup.pig_farm_points * sum(1 for f in range(self.NF) if self.farm[f] and self.dorian_present(p, f))
             self.parts["score_purple"][p] = self.purple[p]
             if n == 1:                                        # RC-V13, RC-V14, RC-A54
                 g = self.goals[0]

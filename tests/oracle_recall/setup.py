@@ -176,6 +176,7 @@ class Setup:
         self.raft = [-1] * n                      # water field of each player's raft
         self.raft_fol = [0] * n
         self.transit = [0] * n                    # followers of a water movement on the water
+        self.transit_pigs = [0] * n               # pigs travelling with them (RC-R212)
         self.pigs_left, self.farms_left, self.islands_left = st.pigs, st.pig_farms, st.islands
         for k in (left, right):
             if k == right and n <= 2:
@@ -216,7 +217,6 @@ class Setup:
         self.revealed = [bool(self.cfg.known_old_tribes)] * 3
         self.paths = [[-1] * 3 for _ in range(n)]
         self.camp_got = [set() for _ in range(n)]
-        self.exo = [False] * n
         self.recharged = False
         self.stats = {k: [0] * n for k in ("rc_recalls", "rc_explorations", "rc_crystals_lost",
                                            "rc_steps_lost")}

@@ -29,6 +29,10 @@ class Config:
     goal_stones: str = choices("total", "one_colour")           # RC-A58
     solo_goals: str = choices("keep_two", "keep_three")         # RC-A54
     event_abilities: str = choices("ask", "auto")               # RC-A74
+    # A water group that cannot leave the water (RC-A7 leaves it open; docs/recall_model.md,
+    # "Water movement"): back = it returns to its start field, stay = it stays on the last water
+    # field of its path (back if it never left the start field).
+    water_no_exit: str = choices("back", "stay")
     max_decisions_per_turn: int = value_range(500, 1, 100000)   # RC-A68
     # Content files; empty = the default file in sim/games/recall/data/ (docs/recall_content.md).
     map_file: str = ""

@@ -441,16 +441,24 @@ def load_path_cards(path: Path) -> tuple[PathCard, ...]:
 SETUP_INTS = ("display_per_colour", "stones_per_site", "follower_units", "start_followers", "crystal_cap",
               "key_display", "monument_tiles_shown", "goal_cards_dealt", "goal_cards_dealt_solo", "goal_points",
               "goal_points_solo", "items_per_stack", "old_tribes", "own_stones", "pigs", "pig_farms", "islands",
-              "rafts", "leftover_divisor")
+              "rafts", "leftover_divisor", "pig_farm_points")
 SETUP_LISTS = {"artifacts_per_colour": len(ARTIFACT_COLOURS), "stones_per_colour": len(TRACKS),
                "start_crystals": 3, "crystal_value": 3}
 
 
+CRYSTAL_LETTERS = ("W", "R", "P")                  # CRYSTALS in the reward language's letters
+
+
 def load_setup(path: Path) -> Setup:
     raw = read_toml(path)
-    check_keys(path, raw, SETUP_INTS + tuple(SETUP_LISTS))
+    check_keys(path, raw, SETUP_INTS + tuple(SETUP_LISTS) + ("excavation_crystal", "excavation_steps"))
     values = {k: integer(path, k, raw[k], 1 if k == "leftover_divisor" else 0, MAX_N) for k in SETUP_INTS}
     values.update({k: _ints(path, k, raw[k], n) for k, n in SETUP_LISTS.items()})
+    k = values["stones_per_site"]
+    paid = [_name(path, f"excavation_crystal[{i}]", c, CRYSTAL_LETTERS, "crystal")
+            for i, c in enumerate(_list(path, "excavation_crystal", raw["excavation_crystal"], k))]
+    steps = _ints(path, "excavation_steps", raw["excavation_steps"], k, 1)
+    values["excavation"] = tuple(zip(paid, steps))        # RC-R152..R154, by stones on the site
     return Setup(**values)
 
 

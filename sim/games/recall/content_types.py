@@ -304,6 +304,8 @@ class Setup:
     rafts: int
     leftover_divisor: int                      # RC-E28
     crystal_value: Crystals                    # white equivalents (RC-E26)
+    pig_farm_points: int                       # RC-R214, RC-E44
+    excavation: tuple[tuple[int, int], ...]    # [stones on the site - 1] -> (crystal paid, steps) (RC-R152..R154)
 
 
 @dataclass(frozen=True)

@@ -4,19 +4,18 @@ A designer writes the state after the last round (score track, purple points, kn
 tracks, stones, key cards, artifacts, buildings on the map, crystals, followers, path discs,
 kept goal cards, ...) and gets every player's final score sheet from ``scoring.py``, the code
 the engine uses. Every problem is an ``InputError`` naming the file and the JSON path: unknown
-ids, impossible counts, a building placed twice, states no game can reach; duplicate JSON keys
-are refused too.
+ids, impossible counts, a building placed twice, states no game can reach; the file is read by
+``sim.core.datafiles.read_json`` (duplicate keys and deep nesting refused).
 """
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 
 import numpy as np
 
 from sim.core.config import build
-from sim.core.datafiles import JsonReader
+from sim.core.datafiles import JsonReader, read_json
 from sim.core.errors import InputError
 from sim.games.recall.board import Board, Fields, Layout, build_board, enterable, fields
 from sim.games.recall.config import Config
@@ -47,28 +46,6 @@ class Position:
     end: EndState
     components: list             # Components per seat (solo goal split)
     goal_cards: list             # kept goal card indices per seat
-
-
-def _no_duplicates(source):
-    def hook(pairs):
-        seen = {}
-        for key, value in pairs:
-            if key in seen:
-                raise InputError(source, None, f"duplicate JSON key {key!r} (a key may appear once per object)")
-            seen[key] = value
-        return seen
-    return hook
-
-
-def _read_json(path: Path, source: str):
-    if not path.is_file():
-        raise InputError(source, None, "position file not found")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_duplicates(source))
-    except json.JSONDecodeError as err:
-        raise InputError(source, f"line {err.lineno}", f"not valid JSON: {err.msg}") from None
-    except UnicodeDecodeError:
-        raise InputError(source, None, "not a UTF-8 text file") from None
 
 
 def score_position(path) -> list[dict]:
@@ -203,7 +180,7 @@ def _field(rd, text, place, board: Board, fl: Fields) -> int:
 def load_position(path) -> Position:
     source = str(path)
     rd = _Reader(source)
-    raw = rd.table(_read_json(Path(path), source), "", TOP_KEYS)
+    raw = rd.table(read_json(Path(path)), "", TOP_KEYS)
     players = rd.array(raw.get("players"), "players")
     if not 1 <= len(players) <= 4:
         rd.fail("players", f"expected 1 to 4 players, got {len(players)}")

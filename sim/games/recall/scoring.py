@@ -38,6 +38,7 @@ class ScoringTables:
     leftover_divisor: int        # RC-E28
     goal_points: int             # RC-E29
     goal_points_solo: int        # RC-V13
+    pig_farm_points: int         # RC-R214, RC-E44
 
 
 def scoring_tables(content: Content) -> ScoringTables:
@@ -54,7 +55,7 @@ def scoring_tables(content: Content) -> ScoringTables:
         goal_kind=np.array([g.kind for g in content.goal_cards], dtype=np.int64),
         goal_n=np.array([g.n for g in content.goal_cards], dtype=np.int64),
         crystal_value=np.array(s.crystal_value, dtype=np.int64), leftover_divisor=s.leftover_divisor,
-        goal_points=s.goal_points, goal_points_solo=s.goal_points_solo)
+        goal_points=s.goal_points, goal_points_solo=s.goal_points_solo, pig_farm_points=s.pig_farm_points)
 
 
 @dataclass
@@ -170,7 +171,7 @@ def final_scoring(t: ScoringTables, e: EndState, goal_stones: str = "total", sol
     sheet["score_paths"] = paths
     equivalents = (e.crystals * t.crystal_value).sum(axis=2) + e.followers            # RC-E26, RC-E27
     sheet["score_leftover"] = equivalents // t.leftover_divisor                        # RC-E28
-    sheet["score_pigs"] = 2 * e.pig_farms                                              # RC-E44, RC-R214
+    sheet["score_pigs"] = t.pig_farm_points * e.pig_farms                             # RC-E44, RC-R214
     sheet["score_purple"] = e.purple.astype(np.int64)                                  # RC-E43
     if solo_met is None:
         met = (goal_met(t, e, goal_stones) & (e.goals > 0)).any(axis=2)

@@ -1,0 +1,326 @@
+"""The Recall engine: the seeded setup into the state matrix, then the compiled kernel.
+
+``setup`` reuses ``sim.games.recall.setup.deal`` (the setup the oracle agrees with) for every
+game and copies it into ``state.py``'s layout; the draws that depend on the draft (old tribes,
+item stacks) are drawn here too, as the permutations the model doc names, and applied by the
+kernel once the draft is over. ``step`` refuses illegal actions (``sim.core.game.check_legal``)
+and runs ``kernel.step_batch``. The flat action space is the model doc's table; ``Tables``
+holds it with the content as integer arrays.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.core import rng
+from sim.core.game import check_legal
+from sim.games.recall import kernel
+from sim.games.recall import state as st
+from sim.games.recall.board import build_board, fields
+from sim.games.recall.content_types import KEY_COLOURS, LETTERS, Content
+from sim.games.recall.setup import deal
+from sim.games.recall.tables import build_tables as content_tables
+
+DRAFT_MODES = ("draft", "random", "custom")
+PICKS, COUNTS, OPTS = 16, 23, 20
+AT_PAYMENT = ("Exoskelet",)         # used at a follower payment, not as a free action (RC-R244)
+
+
+@dataclass(frozen=True)
+class Tables:
+    config: object
+    content: Content
+    C: np.ndarray                   # int64[kernel.NC]: scalars and offsets into ``tab`` (kernel.C_*)
+    tab: np.ndarray                 # int64[...]: the content's index arrays (``_index_tables``)
+    atoms: np.ndarray               # int64[N, 9]: sim.games.recall.tables' atom table
+    action_names: tuple[str, ...]
+    field_names: tuple[str, ...]
+    ability_names: tuple[str, ...]
+
+    @property
+    def A(self) -> int:
+        return len(self.action_names)
+
+    def part(self, offset_key: int, n: int) -> np.ndarray:
+        """The ``n`` entries of ``tab`` from the offset ``C[offset_key]``."""
+        o = int(self.C[offset_key])
+        return self.tab[o:o + n]
+
+
+def abilities(content: Content) -> tuple[list[str], list, np.ndarray]:
+    """The ``use:`` head (model doc): tribes, then items with Multitool as its parts."""
+    names, source, item_ab = [t.id for t in content.tribes], list(content.tribes), []
+    for it in content.items:
+        parts = it.parts or (None,)
+        item_ab.append((len(names), len(parts)))
+        for part in parts:
+            names.append(it.id if part is None else f"{it.id}.{part}")
+            source.append(it)
+    return names, source, np.array(item_ab, dtype=np.int64).reshape(-1, 2)
+
+
+def field_names(content: Content) -> list[str]:
+    board = build_board(content.map)
+    names = [f"{board.slot_ids[k]}.{i}" for k in range(board.n_slots) for i in range(7)]
+    return names + list(board.board_monument_ids) + [f"river.{i}" for i in range(len(board.river))]
+
+
+def action_names(content: Content) -> list[str]:
+    """The flat action space (model doc: ``A = 2 + 6K + 16 + NF + 23 + 20 + U + C + 1``)."""
+    kinds = [k.id for k in content.key_cards]
+    names = ["end", "recall"] + [f"play:{k}:{s}" for k in kinds for s in LETTERS]
+    names += [f"pick:{i}" for i in range(PICKS)] + [f"field:{f}" for f in field_names(content)]
+    names += [f"count:{c}" for c in range(1, COUNTS + 1)] + [f"opt:{i}" for i in range(OPTS)]
+    names += [f"use:{a}" for a in abilities(content)[0]] + [f"chest:{c.id}" for c in content.chest_tiles] + ["ring"]
+    return names
+
+
+def build_tables(config, content: Content) -> Tables:
+    ab_names, ab_src, item_ab = abilities(content)
+    fnames = field_names(content)
+    kinds = [k.id for k in content.key_cards]
+    names = action_names(content)
+    sizes = {"fields": (len(fnames), st.F_MAX), "key kinds": (len(kinds), st.K_MAX),
+             "abilities": (len(ab_names), st.U_MAX), "chest kinds": (len(content.chest_tiles), st.C_MAX),
+             "tribes": (len(content.tribes), st.TRIBES_MAX), "items": (len(content.items), st.ITEMS_MAX),
+             "slots": (len(content.map.slots), st.S_MAX)}
+    for what, (n, cap) in sizes.items():
+        if n > cap:
+            raise ValueError(f"recall engine: {n} {what} in the content, the state holds at most {cap}")
+    ct = content_tables(content)
+    board = ct.board
+    eid = ct.effect_id
+    terrains = [x.name for x in content.map.terrains]
+    tb = content.time_board
+    parts = [
+        (kernel.C_T_FREE, [0 if a.event or a.id in AT_PAYMENT else 1 for a in ab_src]),
+        (kernel.C_T_HEX, [int(a.hexagon) for a in ab_src]),
+        (kernel.C_T_EVT, [kernel.EVENTS.index(a.event) for a in ab_src]),
+        (kernel.C_T_ITEM_AB, item_ab.ravel()),
+        (kernel.C_T_KEY, [eid[("key", k)] for k in range(len(kinds))]),
+        (kernel.C_T_BASE, [eid[("base", x)] for x in range(len(content.base_fields))]),
+        (kernel.C_T_UPG, _upgrade_effects(content, eid)),
+        (kernel.C_T_DARK, [eid[("dark", k)] for k in range(len(content.dark_tokens))]),
+        (kernel.C_T_GOAL, [eid[("goal", k)] for k in range(len(content.goal_cards))]),
+        (kernel.C_T_PROD, [eid[("production", k)] for k in range(len(content.board.production))]),
+        (kernel.C_T_PROD_BLD, [p.building for p in content.board.production]),
+        (kernel.C_T_SYM, list(content.upgrade_symbols)),
+        (kernel.C_T_PATH_SP, list(tb.path_spaces)),
+        (kernel.C_T_GOAL_SP, list(tb.goal_spaces)),
+        (kernel.C_T_EROWS, ct.effect_rows.ravel()),
+        (kernel.C_T_OPTS, ct.options.ravel()),
+        (kernel.C_T_ABEFF, _ability_effects(content, ab_names, eid)),
+        (kernel.C_T_CHEST, [eid[("chest", k)] for k in range(len(content.chest_tiles))]),
+        (kernel.C_T_LIGHT, [eid[("light", k)] for k in range(len(content.light_tokens))]),
+        (kernel.C_T_BONUS, list(content.knowledge.bonus_positions)),
+        (kernel.C_T_NEIGH, board.neighbours.ravel()),
+        (kernel.C_T_FSLOT, board.slot),
+        (kernel.C_T_TMOVE, [int(x.move) for x in content.map.terrains]),
+        (kernel.C_T_ACOST, list(content.board.artifact_rows.follower_cost)),
+        (kernel.C_T_YELLOW, [i for i, k in enumerate(content.key_cards) if KEY_COLOURS[k.colour] == "yellow"]),
+        (kernel.C_T_COVERED, [eid[("covered", c, col)] for c, row in enumerate(content.board.artifact_rows.covered)
+                              for col in range(len(row))]),
+    ]
+    C = np.zeros(kernel.NC, dtype=np.int64)
+    tab = []
+    for key, values in parts:
+        C[key] = len(tab)
+        tab.extend(int(v) for v in values)
+    ids = [t.id for t in content.tribes]
+    scalars = {
+        kernel.C_NP: config.players, kernel.C_K: len(kinds), kernel.C_NF: len(fnames), kernel.C_U: len(ab_names),
+        kernel.C_NCH: len(content.chest_tiles), kernel.C_TRIBES: len(content.tribes), kernel.C_ITEMS: len(content.items),
+        kernel.C_DRAFT: DRAFT_MODES.index(config.tribe_draft), kernel.C_RINGS: sum(r.count for r in content.rings),
+        kernel.C_NOORD: ab_names.index("Noorderling") if "Noorderling" in ab_names else -1,
+        kernel.C_JHE: ab_names.index("J'He") if "J'He" in ab_names else -1,
+        kernel.C_AYNIR: ids.index("Aynir") if "Aynir" in ids else -1,
+        kernel.C_LEX: ids.index("Lexander") if "Lexander" in ids else -1,
+        kernel.C_PER_STACK: content.setup.items_per_stack,
+        kernel.C_START1: content.map.start_fields[0], kernel.C_START2: content.map.start_fields[min(1, len(content.map.start_fields) - 1)],
+        kernel.C_START_FOL: content.setup.start_followers,
+        kernel.C_O_PLAY: 2, kernel.C_O_PICK: names.index("pick:0"), kernel.C_O_OPT: names.index("opt:0"),
+        kernel.C_O_FIELD: names.index(f"field:{fnames[0]}"), kernel.C_O_COUNT: names.index("count:1"),
+        kernel.C_O_USE: names.index(f"use:{ab_names[0]}"), kernel.C_O_CHEST: names.index(f"use:{ab_names[0]}") + len(ab_names),
+        kernel.C_O_RING: len(names) - 1,
+        kernel.C_NPROD: len(content.board.production), kernel.C_NSYM: len(content.upgrade_symbols),
+        kernel.C_SPACES: tb.spaces, kernel.C_NPATH_SP: len(tb.path_spaces), kernel.C_NGOAL_SP: len(tb.goal_spaces),
+        kernel.C_MAXDEC: config.max_decisions_per_turn, kernel.C_AUTO: int(config.event_abilities == "auto"),
+        kernel.C_COPY_EVER: int(config.copy_field == "ever"), kernel.C_CAP: content.setup.crystal_cap,
+        kernel.C_KEEP3: int(config.solo_goals == "keep_three"),
+        kernel.C_THIRD: content.knowledge.third, kernel.C_FIFTH: content.knowledge.fifth,
+        kernel.C_TRK_LAST: content.knowledge.last, kernel.C_NBONUS: len(content.knowledge.bonus_positions),
+        kernel.C_NCOLS: len(content.board.artifact_rows.follower_cost),
+        kernel.C_NYELLOW: sum(KEY_COLOURS[k.colour] == "yellow" for k in content.key_cards),
+        kernel.C_NGREEN: sum(KEY_COLOURS[k.colour] == "green" for k in content.key_cards for _ in range(k.count)),
+        kernel.C_NGREY: sum(KEY_COLOURS[k.colour] == "grey" for k in content.key_cards for _ in range(k.count)),
+        kernel.C_VOLCANO: terrains.index("volcano"), kernel.C_COLTERON: ids.index("Colteron") if "Colteron" in ids else -1,
+        kernel.C_EXO: ab_names.index("Exoskelet") if "Exoskelet" in ab_names else -1,
+    }
+    for key, value in scalars.items():
+        C[key] = value
+    return Tables(config=config, content=content, C=C, tab=np.array(tab, dtype=np.int64),
+                  atoms=np.ascontiguousarray(ct.atoms, dtype=np.int64), action_names=tuple(names),
+                  field_names=tuple(fnames), ability_names=tuple(ab_names))
+
+
+def _ability_effects(content: Content, ab_names: list[str], eid: dict) -> list[int]:
+    """Effect index of each ability's data effect; -1 for a coded one. A Multitool part runs the
+    effect of the item of that name (RC-R247)."""
+    tribes = [t.id for t in content.tribes]
+    items = [i.id for i in content.items]
+    out = []
+    for name in ab_names:
+        own = name.split(".")[-1]
+        src, key = (content.tribes[tribes.index(own)], ("tribe", tribes.index(own))) if own in tribes else (
+            content.items[items.index(own)], ("item", items.index(own)))
+        out.append(-1 if src.coded or not src.effect else eid[key])
+    return out
+
+
+def _upgrade_effects(content: Content, eid: dict) -> list[int]:
+    """Effect index of side a / b of each letter's upgrade tile (2 per letter, -1 without one)."""
+    out = [-1] * (2 * len(LETTERS))
+    for u in content.upgrades:
+        for side in range(2):
+            out[2 * u.letter + side] = eid[("upgrade", u.letter, side)]
+    return out
+
+
+class _Decisions:
+    """Each game's pending decision as text, built only when ``check_legal`` names a refused one."""
+
+    def __init__(self, m):
+        self.m = m
+
+    def __array__(self, dtype=None, copy=None):
+        return np.array([f"round {r + 1}, {st.KIND_NAMES[k]} of seat {p}" for r, k, p in
+                         zip(self.m[:, st.G_ROUND], self.m[:, st.G_KIND], self.m[:, st.G_DEC])])
+
+
+def _put(row, col, values):
+    values = list(values)
+    row[col:col + len(values)] = values
+
+
+def _setup_one(t: Tables, board, g: np.ndarray, h: np.ndarray, seed: int, game: int):
+    """One game's setup (docs/recall_model.md "Setup order") into its state and hidden rows."""
+    cfg, ct = t.config, t.content
+    n = cfg.players
+    d = deal(cfg, ct, seed, game, board)
+    g[st.G_NP] = n
+    g[st.G_START_SLOT] = d.start_slot
+    g[st.G_BAGK] = d.bag_draws
+    _put(g, st.G_BAG_ART, d.bag_artifacts)
+    _put(g, st.G_BAG_STONE, d.bag_stones)
+    _put(g, st.G_DISP_ART, [ct.setup.display_per_colour] * 4)
+    _put(g, st.G_TRIBE_DISP, [-1] * 5)
+    _put(g, st.G_ITEM_DISP, [-1] * 5)
+    _put(g, st.G_TRIBE_DISP, d.tribe_display)
+    _put(g, st.G_ITEM_DISP, d.item_display)
+    _put(g, st.G_OLD_TRIBE, [-1] * 15)
+    _put(g, st.G_REVEALED, [int(cfg.known_old_tribes)] * 3)
+    yellow = [i for i, k in enumerate(ct.key_cards) if KEY_COLOURS[k.colour] == "yellow"]
+    _put(g, st.G_YELLOW, [ct.key_cards[i].count for i in yellow])
+    shown = ct.setup.key_display
+    for col, deck, top in ((st.G_GREEN, d.green_deck, st.G_GREEN_TOP), (st.G_GREY, d.grey_deck, st.G_GREY_TOP)):
+        up = min(shown, len(deck))
+        _put(g, col, list(deck[:up]) + [-1] * (3 - up))
+        g[top] = up
+    _put(g, st.G_MON_DISP, d.monument_tiles)
+    _put(g, st.G_LIGHT, d.light_tokens)
+    _put(g, st.G_DARK, d.dark_tokens)
+    _put(g, st.G_PATH, d.path_cards)
+    _put(g, st.G_SIDE, d.path_sides)
+    _put(g, st.G_UPG_LETTER, d.upgrade_letters)
+    left = [0] * 6
+    for u in ct.upgrades:
+        left[u.letter] += u.count
+    _put(g, st.G_UPG_LEFT, left)
+    g[st.G_CHEST_N] = len(d.chest_stack)
+    lay = d.layout
+    _put(g, st.G_TILE, lay.tile)
+    _put(g, st.G_ROT, lay.rotation)
+    _put(g, st.G_UP, [int(x) for x in lay.face_up])
+    fl = fields(board, ct, lay)
+    nf = board.n_fields
+    g[st.G_NF] = nf
+    _put(g, st.F_TERR, fl.terrain)
+    _put(g, st.F_PIGS, fl.pigs)
+    _put(g, st.F_CAMP, fl.camp)
+    _put(g, st.F_START, [s if up else -1 for s, up in zip(fl.start, fl.face_up)])
+    _put(g, st.F_ART, [-1] * st.F_MAX)
+    for f, colour in d.artifacts:
+        g[st.F_ART + f] = colour
+    for f, stones in d.sites:
+        for c in stones:
+            g[st.F_SITE + 3 * f + c] += 1
+    for p in range(n):
+        b = st.SEAT0 + p * st.SW
+        _put(g, b + st.P_CR, ct.setup.start_crystals)
+        g[b + st.P_STONES + 3] = 1
+        g[b + st.P_SKILL] = 1
+        g[b + st.P_SUPPLY] = ct.setup.follower_units
+        g[b + st.P_START] = d.start_fields[p]
+        g[b + st.P_AVAIL + 0] = ct.key_cards[0].count
+        _put(g, b + st.P_SLOT, [-1] * 6)
+        g[b + st.P_TRIBE] = -1
+        g[b + st.P_ITEM] = -1
+        for j, goal in enumerate(d.goal_cards[p]):
+            h[st.H_GOALS + 3 * p + j] = goal
+    if cfg.tribe_draft == "random":                       # RC-V1: seat j gets display pair j
+        for p in range(n):
+            g[st.SEAT0 + p * st.SW + st.P_TRIBE] = d.tribe_display[p]
+            g[st.SEAT0 + p * st.SW + st.P_ITEM] = d.item_display[p]
+            g[st.G_TRIBE_DISP + p] = -1
+            g[st.G_ITEM_DISP + p] = -1
+    _put(h, st.H_CHEST, d.chest_stack)
+    _put(h, st.H_GREEN, d.green_deck)
+    _put(h, st.H_GREY, d.grey_deck)
+    keys = lambda purpose: rng.stream_keys(seed, [game], purpose)  # noqa: E731
+    r_t, r_i = len(ct.tribes) - n, len(ct.items) - n
+    _put(h, st.H_OLDT, rng.permutations(keys("old_tribes"), r_t)[0])
+    _put(h, st.H_OLDI, rng.permutations(keys("old_items"), r_i)[0])
+    g[st.G_CARD] = g[st.G_FIELD] = g[st.G_SAVE_RET] = -1
+    for p in range(n):
+        b = st.SEAT0 + p * st.SW
+        _put(g, b + st.P_UPG, [-1] * 6)
+        _put(g, b + st.P_PATHS, [-1] * 3)
+    g[st.G_PHASE] = st.PH_SOLO
+
+
+def setup(t: Tables, game_ids, seed: int) -> st.State:
+    """Every game's setup up to its first decision (a Python loop over ``deal``, once per game)."""
+    game_ids = np.asarray(game_ids, dtype=np.int64)
+    s = st.empty_state(t, len(game_ids))
+    s.gid[:] = game_ids
+    s.bag_key[:] = rng.stream_keys(seed, game_ids, "bag")
+    board = build_board(t.content.map)
+    for b, game in enumerate(game_ids):
+        _setup_one(t, board, s.m[b], s.hidden[b], seed, int(game))
+    return s
+
+
+def _run(s: st.State, actions, decide: bool) -> st.State:
+    kernel.step_batch(s.m, s.hidden, s.legal, s.t.C, s.t.tab, s.t.atoms, actions, decide)
+    return s
+
+
+def init(t: Tables, game_ids, seed: int) -> st.State:
+    return _run(setup(t, game_ids, seed), np.zeros(len(game_ids), dtype=np.int64), False)
+
+
+def step(s: st.State, actions) -> st.State:
+    """Apply one action per game (ignored for finished games), then advance. In place.
+
+    An action outside its game's legal mask is refused before any game of the batch moves; so is a
+    step of a game the kernel stopped (``K_STOP``: a rule it does not compile yet)."""
+    actions = np.ascontiguousarray(actions, dtype=np.int64)
+    kind = s.m[:, st.G_KIND]
+    stopped = np.flatnonzero(kind == st.K_STOP)
+    if len(stopped):
+        i = int(stopped[0])
+        raise NotImplementedError(f"recall engine: game {int(s.gid[i])} stopped at a rule not compiled yet "
+                                  f"({st.STOP_REASONS[int(s.m[i, st.G_STOP])]}; docs/recall_engine.md, 'What is left')")
+    check_legal(s.legal, actions, kind != st.K_DONE, s.gid, _Decisions(s.m), s.t.action_names)
+    return _run(s, actions, True)

@@ -1,0 +1,62 @@
+"""What a player may know (docs/recall_model.md "What a player observes", RC-A68).
+
+An observation of seat ``v`` is
+
+* ``m``: a copy of the state matrix with what ``v`` may not see overwritten by -1: the contents
+  of face-down area tiles (tile, rotation and the fields' terrain, pigs, camp and start number),
+  the old tribes and item stacks of tracks not revealed yet (RC-R163, RC-V6), and the chest
+  kinds held by the other seats (zeroed: their number stays public as ``chests``);
+* ``chests`` int[B, MAXP]: the number of chest tiles each seat holds;
+* ``goals`` int[B, 3]: the viewer's own goal cards (-1 = none).
+
+The hidden matrix (chest stack, green and grey deck order, goal cards of others, the old-tribe
+draws) never enters it; the bag is public only as counts by colour, which ``m`` holds.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.games.recall import state as st
+
+
+@dataclass
+class Obs:
+    t: object
+    player: np.ndarray          # int64[B] observing seat
+    m: np.ndarray               # int32[B, W] scrubbed copy
+    chests: np.ndarray          # int[B, MAXP]
+    goals: np.ndarray           # int[B, 3]
+
+    @property
+    def batch(self) -> int:
+        return len(self.player)
+
+
+def observe(s: st.State, players) -> Obs:
+    players = np.asarray(players, dtype=np.int64)
+    B = s.batch
+    rows = np.arange(B)
+    m = s.m.copy()
+    # face-down tiles (RC-S16, RC-S17): nothing of them is known
+    down = m[:, st.G_UP:st.G_UP + st.S_MAX] == 0
+    down &= np.arange(st.S_MAX)[None, :] < len(s.t.content.map.slots)
+    m[:, st.G_TILE:st.G_TILE + st.S_MAX][down] = -1
+    m[:, st.G_ROT:st.G_ROT + st.S_MAX][down] = -1
+    fdown = np.zeros((B, st.F_MAX), dtype=bool)
+    fdown[:, :7 * st.S_MAX] = np.repeat(down, 7, axis=1)[:, :st.F_MAX]
+    for col in (st.F_TERR, st.F_PIGS, st.F_CAMP, st.F_START):
+        m[:, col:col + st.F_MAX][fdown] = -1
+    # old tribes and item stacks before their track reveals them
+    hide = m[:, st.G_REVEALED:st.G_REVEALED + 3] == 0
+    m[:, st.G_OLD_TRIBE:st.G_OLD_TRIBE + 3][hide] = -1
+    m[:, st.G_OLD_ITEMS:st.G_OLD_ITEMS + 12][np.repeat(hide, 4, axis=1)] = -1
+    # other seats' chest kinds: only their number
+    chests = s.seat(st.P_CHESTS, st.C_MAX).sum(axis=2)
+    blocks = m[:, st.SEAT0:st.SEAT0 + st.MAXP * st.SW].reshape(B, st.MAXP, st.SW)
+    others = np.arange(st.MAXP)[None, :] != players[:, None]
+    kinds = blocks[:, :, st.P_CHESTS:st.P_CHESTS + st.C_MAX]
+    kinds[others] = 0
+    goals = s.hidden[:, st.H_GOALS:st.H_GOALS + 3 * st.MAXP].reshape(B, st.MAXP, 3)[rows, players]
+    return Obs(s.t, players, m, chests, goals.copy())

@@ -1,0 +1,147 @@
+"""The engine against the oracle, in lockstep: same decider, kind and legal mask at every decision.
+
+docs/recall_model.md is the contract of both. The engine plays each configuration as one batch;
+one oracle per game (``tests.oracle_recall.RcOracle``, its public interface only) follows the
+same random actions, chosen from the engine's legal mask with a seeded RNG. The kernel compiles
+part of the rules (docs/recall_engine.md); a game that reaches a rule it does not compile stops
+(``K_STOP``) and leaves the comparison. To go deep, the random policy prefers (4 in 5) the
+actions whose consequences are compiled: ``end``, ``recall``, ``play``, ``opt``. The harness
+compares every decision before the stop and the action names of the whole action space.
+
+Full count (docs/recall_engine.md records its result):
+``/work/main/.venv/bin/python -m tests.test_recall_crosscheck --games 2000``
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import time
+
+import numpy as np
+import pytest
+
+from sim.core.game import take
+from sim.games.recall import engine
+from sim.games.recall import state as st
+from sim.games.recall.config import Config
+from sim.games.recall.content import load_content
+from sim.games.recall.game import GAME
+from tests.oracle_recall import RcOracle
+
+SWITCHES = [
+    dict(tribe_draft="random"), dict(tribe_draft="custom"), dict(start_fields="random"),
+    dict(start_player="first_slot"), dict(known_old_tribes=True), dict(free_upgrade_choice=True),
+    dict(path_sides="random"), dict(path_sides="ababab"), dict(copy_field="ever"),
+    dict(dorian_presence="tile"), dict(goal_stones="one_colour"), dict(event_abilities="auto"),
+    dict(water_no_exit="stay"), dict(max_decisions_per_turn=2),
+]
+CONFIGS = [dict(players=n) for n in (1, 2, 3, 4)] + [dict(players=n, **sw) for sw in SWITCHES for n in (1, 2, 3, 4)]
+CONFIGS.append(dict(players=1, solo_goals="keep_three"))
+CONFIGS.append(dict(players=1, solo_goals="keep_three", tribe_draft="custom"))
+CI_GAMES = 12
+
+
+def _put_back(state, idx, part):
+    """Write the stepped subset ``part`` (games ``idx``) back into ``state``."""
+    for f in dataclasses.fields(state):
+        v = getattr(state, f.name)
+        if isinstance(v, np.ndarray) and v.ndim >= 1 and v.shape[0] == state.batch:
+            v[idx] = getattr(part, f.name)
+
+
+def _compare_outcomes(state, oracles, spec, ids):
+    """Every outcome column of the games the engine finished against the oracle's sheet."""
+    done = np.flatnonzero(state.m[:, st.G_KIND] == st.K_DONE)
+    if len(done) == 0:
+        return
+    out = GAME.outcome(take(state, done))
+    for j, i in enumerate(done):
+        sheet = oracles[i].sheet()
+        assert oracles[i].done, f"{spec}, game {ids[i]}: the oracle goes on"
+        for key, values in out["per_seat"].items():
+            assert list(values[j]) == list(sheet[key]), f"{spec}, game {ids[i]}: {key}"
+        for key, values in out["per_game"].items():
+            assert values[j] == sheet[key], f"{spec}, game {ids[i]}: {key}"
+
+
+def _choose(rng, legal, safe) -> int:
+    pool = np.flatnonzero(legal & safe)
+    if len(pool) == 0 or rng.random() < 0.2:
+        pool = np.flatnonzero(legal)
+    return int(rng.choice(pool))
+
+
+SAFE = ("end", "recall", "play", "opt")
+MOVER = SAFE + ("field", "count", "pick")         # picks items and moves followers more often
+
+
+def run(spec: dict, games: int, seed: int, first: int = 0, prefer=SAFE) -> int:
+    """Lockstep run of ``games`` games of one configuration; returns the decisions compared."""
+    config = Config(**spec)
+    content = load_content(config)
+    t = engine.build_tables(config, content)
+    ids = np.arange(games) + first
+    state = engine.init(t, ids, seed)
+    oracles = [RcOracle(config, content, seed, int(g)) for g in ids]
+    assert list(t.action_names) == [oracles[0].name(a) for a in range(t.A)], "action names"
+    rng = np.random.default_rng(seed)
+    safe = np.array([n.split(":")[0] in prefer for n in t.action_names])
+    compared = 0
+    while True:
+        kind = state.m[:, st.G_KIND]
+        for i, o in enumerate(oracles):
+            if kind[i] == st.K_STOP:
+                continue
+            if kind[i] == st.K_DONE:
+                assert o.done and o.decider == -1, f"{spec}, game {ids[i]}: the engine ended, the oracle did not"
+                continue
+            where = f"{spec}, game {ids[i]}"
+            assert state.m[i, st.G_DEC] == o.decider, f"{where}: decider"
+            assert st.KIND_NAMES[kind[i]] == o.kind, f"{where}: kind"
+            diff = np.flatnonzero(state.legal[i] != np.asarray(o.legal_mask()))
+            assert len(diff) == 0, f"{where}, {o.kind}: legal actions differ at {[t.action_names[a] for a in diff]}"
+            compared += 1
+        idx = np.flatnonzero((kind != st.K_STOP) & (kind != st.K_DONE))
+        if len(idx) == 0:
+            _compare_outcomes(state, oracles, spec, ids)
+            return compared
+        actions = np.array([_choose(rng, state.legal[i], safe) for i in idx], dtype=np.int64)
+        part = engine.step(take(state, idx), actions)
+        _put_back(state, idx, part)
+        for i, a in zip(idx, actions):
+            oracles[i].step(int(a))
+
+
+@pytest.mark.parametrize("number", range(len(CONFIGS)))
+def test_engine_matches_oracle_while_compiled(number):
+    """RC-S28..S38, RC-V1..V5, RC-V11, RC-A66, RC-R1..R9, RC-R13..R19, RC-R34, RC-R36..R47, RC-R73,
+    RC-R184..R189, RC-A68, RC-A70: decider, kind and mask of every decision the kernel compiles."""
+    assert run(CONFIGS[number], CI_GAMES, 9000 + number, 13 * number) >= CI_GAMES
+
+
+@pytest.mark.parametrize("players", (1, 2, 3, 4))
+def test_engine_matches_oracle_with_picks_and_moves(players):
+    """RC-R83..R92, RC-R99..R105, RC-R244, RC-A18, RC-A62, RC-A63: the same, with a policy that
+    picks pending items and moves followers more often (movements, artifacts, payment)."""
+    assert run(dict(players=players), 3 * CI_GAMES, 7000 + players, 500, MOVER) >= CI_GAMES
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2000, help="games per player count (switches: a tenth)")
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    total_games = total = 0
+    for number, spec in enumerate(CONFIGS):
+        games = args.games if len(spec) == 1 else max(1, args.games // 10)
+        total += run(spec, games, 9000 + number, 13 * number)
+        total_games += games
+        if len(spec) == 1:
+            total += run(spec, games, 7000 + number, 100_000, MOVER)
+            total_games += games
+    print(f"{total_games} games in {len(CONFIGS)} configurations, {total} decisions compared, "
+          f"all equal ({time.time() - t0:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
