@@ -19,16 +19,14 @@ reason in ``G_STOP``; ``engine.step`` refuses to step a stopped game.
 Tables: ``C`` int64 scalars and offsets into ``tab`` (int64, the content's index arrays,
 ``engine.build_tables``); ``atoms`` is sim.games.recall.tables' atom table.
 
-Column constants come from ``state.py`` and numba freezes them into its on-disk cache, which
-follows only THIS file: ``LAYOUT`` is a checksum of state.py's constants, checked at import, so
-a layout change forces an edit here (and a fresh compile).
+Column constants come from ``state.py`` and numba freezes them into its on-disk cache, so the
+cache is keyed on state.py too (``sim.core.kernel_cache.watch``): editing it recompiles.
 """
 from __future__ import annotations
 
-import zlib
-
 from numba import njit
 
+from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.state import (
     F_CAMP, F_RING, F_START, G_ACTIVE, G_CARD, G_DARK, G_DEC, G_DSTEP, G_EVENT_USED, G_FIELD, G_GUARD,
@@ -48,17 +46,7 @@ from sim.games.recall.state import (
     G_YELLOW, G_GREEN, G_GREY, G_GREEN_TOP, G_GREY_TOP, H_GREEN, H_GREY)
 
 
-def layout_sum() -> int:
-    """crc32 of state.py's integer constants (names and values)."""
-    items = sorted((k, v) for k, v in vars(st).items() if k.isupper() and isinstance(v, int))
-    return zlib.crc32(repr(items).encode())
-
-
-LAYOUT = 1818436857
-
-if layout_sum() != LAYOUT:
-    raise ImportError(f"recall kernel: the state constants changed; set LAYOUT = {layout_sum()} in "
-                      f"kernel.py (this also invalidates numba's cache)")
+kernel_cache.watch(__file__, st)
 
 kernel = njit(cache=True, _nrt=False)
 
