@@ -44,7 +44,7 @@ def test_tables_are_distinct_and_balanced():
 
 
 def _small(tmp_path):
-    (tmp_path / "t.toml").write_text('strategy = "ak_greedy"\n[params]\ncard = 0.6\nrally_below = 0.2\n')
+    (tmp_path / "t.toml").write_text('strategy = "ak_greedy"\n[params]\ncard = 0.6\nredraw = 0.2\n')
     entrants = ('\n[[entrants]]\nstrategy = "random"\n[[entrants]]\nstrategy = "ak_greedy"\n'
                 '[[entrants]]\nstrategy = "ak_spreader"\n[[entrants]]\nparams_file = "t.toml"\n')
     text = experiment_template("small_ladder", "animal_kingdoms", ["ak_greedy", "ak_spreader", "random"]).format(extra="")

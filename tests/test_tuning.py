@@ -26,12 +26,12 @@ def ak(tmp_path):
 
 def test_search_space_is_the_numeric_fields():
     space = T.search_space(PlanParams)
-    assert "only_for_tile" not in space.names and "council" not in space.names      # booleans are not searched
+    assert "council" not in space.names                                              # booleans are not searched
     assert set(space.names) == {f.name for f in dataclasses.fields(PlanParams) if f.type in ("int", "float")}
     values = space.values(np.zeros(len(space.names)))
     assert values == {n: getattr(PlanParams(), n) for n in space.names}              # x = 0 is the defaults
     moved = space.values(np.full(len(space.names), 0.26))
-    assert moved["max_rallies"] == 3 and isinstance(moved["max_rallies"], int)       # 2 + 0.26 * 2, rounded
+    assert moved["max_rallies"] == 4 and isinstance(moved["max_rallies"], int)       # 3 + 0.26 * 3, rounded
     assert moved["card"] == pytest.approx(0.3 + 0.26)                                 # scale max(|0.3|, 1)
 
 
