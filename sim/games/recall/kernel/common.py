@@ -23,8 +23,8 @@ kernel = njit(cache=True, _nrt=False)
  C_MAXDEC, C_AUTO, C_COPY_EVER, C_JHE, C_AYNIR, C_CAP, C_KEEP3, C_GOALS_HELD, C_T_EROWS, C_T_OPTS,
  C_O_FIELD, C_O_COUNT, C_T_ABEFF, C_T_CHEST, C_T_LIGHT, C_THIRD, C_FIFTH, C_TRK_LAST, C_T_BONUS, C_NBONUS,
  C_T_NEIGH, C_T_FSLOT, C_T_TMOVE, C_T_ACOST, C_NCOLS, C_VOLCANO, C_COLTERON, C_EXO, C_T_COVERED,
- C_T_YELLOW, C_NYELLOW, C_NGREEN, C_NGREY, C_LEX) = range(73)
-NC = 73
+ C_T_YELLOW, C_NYELLOW, C_NGREEN, C_NGREY, C_LEX, C_T_KCOLOUR) = range(74)
+NC = 74
 DRAFT_PAIRS, DRAFT_RANDOM, DRAFT_CUSTOM = 0, 1, 2
 A_END, A_RECALL = 0, 1
 EVENTS = ("", "bonus_token", "key_card", "sanctuary", "artifact", "excavate", "production", "camp")
@@ -32,8 +32,10 @@ EV_BONUS, EV_KEY, EV_ART, EV_PROD = 1, 2, 4, 6
 # sim.games.recall.content_types.OPS indices used here; atom columns of tables.ATOM_COLUMNS
 (OP_CRYSTAL, OP_F, OP_VP, OP_PP, OP_K, OP_UPC, OP_KEY, OP_CHEST, OP_MOVE, OP_DEV, OP_PAYOPT, OP_UNITS, OP_BUY,
  OP_SELL, OP_COPY) = 0, 1, 3, 4, 5, 7, 8, 11, 14, 16, 18, 19, 20, 21, 22
+OP_KEACH, OP_KEYUP, OP_KEYBACK, OP_FREE, OP_ART_DISPLAY, OP_COST = 6, 9, 10, 12, 13, 23
+# action atoms (content_types.ACTION_OPS) are the ops OP_MOVE .. OP_COPY
 A_ITEM, A_ALT, A_OP, A_ARG, A_N, A_W, A_R, A_P, A_OPTION = range(9)
-(S_NONE, S_PICK, S_FREE, S_PRODUCTION, S_ABILITY, S_REWARD, S_SCORING, S_GUARD) = range(8)
+(S_NONE, S_PICK, S_FREE, S_PRODUCTION, S_ABILITY, S_REWARD, S_SCORING) = range(7)
 
 
 @kernel
