@@ -140,7 +140,8 @@ def give_back(g, h, C, tab, k):
 @kernel
 def take_offer(g, h, C, tab, i):
     """The key card of offer place i (the display slot refilled from its deck) goes to the slot
-    being upgraded (RC-R196: without activating it), else to the available cards."""
+    being upgraded (RC-R196: without activating it), else to the available cards; the upgraded
+    card goes back (RC-R193..R195)."""
     b = seat(g[G_ACTIVE])
     colour = g[G_LEFT]
     if colour == YELLOW:
@@ -156,9 +157,15 @@ def take_offer(g, h, C, tab, i):
             g[top] += 1
         else:
             g[col + i] = -1
-    if 0 <= g[G_KUP] < 6:
-        g[b + P_SLOT + g[G_KUP]] = k
+    x = g[G_KUP]
+    if x >= 0:                                        # the upgraded card leaves only now
+        old = g[b + P_SLOT + x] if x < 6 else x - 6
+        give_back(g, h, C, tab, old)
+    if 0 <= x < 6:
+        g[b + P_SLOT + x] = k
     else:
+        if x >= 6:
+            g[b + P_AVAIL + x - 6] -= 1
         g[b + P_AVAIL + k] += 1
     g[G_KUP] = -1
 
@@ -173,13 +180,7 @@ def apply_gain(g, h, C, tab, kind, a):
         take_offer(g, h, C, tab, a - o)
     elif kind == K_KEYUP:
         x = a - o
-        if x < 6:
-            k = g[b + P_SLOT + x]
-            g[b + P_SLOT + x] = -1
-        else:
-            k = x - 6
-            g[b + P_AVAIL + k] -= 1
-        give_back(g, h, C, tab, k)
+        k = g[b + P_SLOT + x] if x < 6 else x - 6
         g[G_KUP] = x
         g[G_LEFT] = tab[C[C_T_KCOLOUR] + k] + 1
         g[G_PHASE] = PH_KEY
