@@ -32,15 +32,16 @@ DECK_MAX = 32       # green / grey deck size (15 / 12)
 CHEST_MAX = 64      # chest tiles in the stack
 TRIBES_MAX = 16     # tribe cards (14)
 ITEMS_MAX = 24      # item tiles (18)
+BITS_MAX = 31       # camps (6) and sanctuaries (6): one bit each in an int32 column
 
 # ---- decision kinds (``G_KIND``; names = the model doc's ``kind`` strings) ---------------------
 KIND_NAMES = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end",
               "path", "goal", "place", "crystal", "buy", "sell", "sell_count", "copy", "units", "track", "item", "pay_move", "move_from", "move_to",
-              "move_count", "payment", "key", "stopped")
+              "move_count", "payment", "key", "dev", "dev_field", "sanctuary", "stone", "monument_tile", "stopped")
 K_DONE = -1
 (K_DRAFT, K_START_FIELD, K_MAIN, K_EFFECT, K_EVENT, K_PRODUCE, K_RECHARGE, K_TURN_END, K_PATH, K_GOAL,
  K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, K_COPY, K_UNITS, K_TRACK, K_ITEM, K_PAY_MOVE, K_MOVE_FROM,
- K_MOVE_TO, K_MOVE_COUNT, K_PAYMENT, K_KEY, K_STOP) = range(26)
+ K_MOVE_TO, K_MOVE_COUNT, K_PAYMENT, K_KEY, K_DEV, K_DEV_FIELD, K_SANCTUARY, K_STONE, K_MON_TILE, K_STOP) = range(31)
 # K_STOP: the game reached a rule the kernel does not compile yet (docs/recall_engine.md); G_STOP says which
 
 # ---- program counter (``G_PHASE``) ---------------------------------------------------------------
@@ -48,7 +49,8 @@ K_DONE = -1
  PH_TURN_END, PH_NEXT, PH_PATH, PH_BONUS_EVENT, PH_GOAL, PH_PROD_EVENT, PH_EXEC, PH_PLACE, PH_CRYSTAL,
  PH_BUY, PH_SELL, PH_SELL_COUNT, PH_COPY, PH_UNITS, PH_KTRACK, PH_KSTEP, PH_ITEM, PH_KBONUS,
  PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, PH_PAYMENT, PH_ART_EVENT, PH_KEY, PH_STOP,
- PH_DONE) = range(36)
+ PH_DONE, PH_DEV, PH_DEV_FIELD, PH_SANCTUARY, PH_STONE, PH_MON_TILE, PH_DEV_PAY, PH_DEV_CRYSTAL,
+ PH_DEV_NEXT, PH_SANCT_EVENT, PH_EXC_EVENT, PH_CAMP_EVENT) = range(47)
 # why a game stopped (``G_STOP``)
 STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring", "guard")
 PEND_MAX = 16       # pending effects of a turn
@@ -127,7 +129,15 @@ G_MFROM = G_MOVES + 1
 G_MTO = G_MFROM + 1
 G_MCOUNT = G_MTO + 1             # followers of the group that entered G_MTO
 G_SAVE_RET = G_MCOUNT + 1        # the outer queue's return phase while an artifact's reward runs
-SEAT0 = G_SAVE_RET + 1
+F_MONTILE = G_SAVE_RET + 1       # [F_MAX] monument tile lying on an area monument field + 1 (0 none)
+G_DEV_T = F_MONTILE + F_MAX      # the development action being made: type (DEV_TYPES of kernel/dev.py),
+G_DEV_F = G_DEV_T + 1            # its field, its choice (sanctuary position / stone colour),
+G_DEV_K = G_DEV_F + 1
+G_DEV_STEP = G_DEV_K + 1         # its next stage, the phase it returns to, 1 if Exoskelet paid (RC-R245)
+G_DEV_RET = G_DEV_STEP + 1
+G_DEV_EXO = G_DEV_RET + 1
+G_HERE = G_DEV_EXO + 1           # the field a reward belongs to (``FH``: a follower "on this field")
+SEAT0 = G_HERE + 1
 
 # ---- per-seat columns (offsets inside a seat block) -------------------------------------------------
 P_SCORE = 0
@@ -156,7 +166,12 @@ P_PLAYS = P_RECALLS + 1          # [6]
 P_CR_LOST = P_PLAYS + 6
 P_STEPS_LOST = P_CR_LOST + 1     # knowledge steps beyond a track's end (RC-R161)
 P_ARTS = P_STEPS_LOST + 1        # [4] artifacts in each colour row (RC-R105)
-SW = P_ARTS + 4
+P_BLD = P_ARTS + 4               # [F_MAX] own building on each field: BUILDINGS index + 1 (0 none, RC-R117)
+P_SANCT = P_BLD + F_MAX          # bit i: sanctuary i (top first) built, off the player board (RC-R127)
+P_WS = P_SANCT + 1               # [3] workshops built per terrain column (bottom first, RC-R132)
+P_MON = P_WS + 3                 # monuments built (bottom first, RC-R138)
+P_CAMPS = P_MON + 1              # bit c: camp c's reward received (RC-R145)
+SW = P_CAMPS + 1
 W = SEAT0 + MAXP * SW
 
 # ---- hidden columns --------------------------------------------------------------------------------
