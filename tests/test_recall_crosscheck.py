@@ -14,6 +14,7 @@ Full count (docs/recall_engine.md records its result):
 from __future__ import annotations
 
 import argparse
+import collections
 import dataclasses
 import time
 
@@ -39,6 +40,8 @@ CONFIGS = [dict(players=n) for n in (1, 2, 3, 4)] + [dict(players=n, **sw) for s
 CONFIGS.append(dict(players=1, solo_goals="keep_three"))
 CONFIGS.append(dict(players=1, solo_goals="keep_three", tribe_draft="custom"))
 CI_GAMES = 12
+KINDS: collections.Counter = collections.Counter()     # decisions compared per kind (printed by ``main``)
+STOPS: collections.Counter = collections.Counter()     # games stopped per reason (``G_STOP``)
 
 
 def _put_back(state, idx, part):
@@ -64,18 +67,22 @@ def _compare_outcomes(state, oracles, spec, ids):
             assert values[j] == sheet[key], f"{spec}, game {ids[i]}: {key}"
 
 
-def _choose(rng, legal, safe) -> int:
+def _choose(rng, legal, safe, never) -> int:
     pool = np.flatnonzero(legal & safe)
     if len(pool) == 0 or rng.random() < 0.2:
+        pool = np.flatnonzero(legal & ~never)
+    if len(pool) == 0:
         pool = np.flatnonzero(legal)
     return int(rng.choice(pool))
 
 
 SAFE = ("end", "recall", "play", "opt")
 MOVER = SAFE + ("field", "count", "pick")         # picks items and moves followers more often
+BUILDER = ("opt", "field", "count", "pick", "play")   # and builds: no recall, no free actions
+FREE = ("use", "chest", "ring")                   # BUILDER takes these only when nothing else is legal
 
 
-def run(spec: dict, games: int, seed: int, first: int = 0, prefer=SAFE) -> int:
+def run(spec: dict, games: int, seed: int, first: int = 0, prefer=SAFE, avoid=()) -> int:
     """Lockstep run of ``games`` games of one configuration; returns the decisions compared."""
     config = Config(**spec)
     content = load_content(config)
@@ -86,7 +93,9 @@ def run(spec: dict, games: int, seed: int, first: int = 0, prefer=SAFE) -> int:
     assert list(t.action_names) == [oracles[0].name(a) for a in range(t.A)], "action names"
     rng = np.random.default_rng(seed)
     safe = np.array([n.split(":")[0] in prefer for n in t.action_names])
+    never = np.array([n.split(":")[0] in avoid for n in t.action_names])
     compared = 0
+    history = [[] for _ in ids]                    # action names per game, for the failure messages
     while True:
         kind = state.m[:, st.G_KIND]
         for i, o in enumerate(oracles):
@@ -95,21 +104,25 @@ def run(spec: dict, games: int, seed: int, first: int = 0, prefer=SAFE) -> int:
             if kind[i] == st.K_DONE:
                 assert o.done and o.decider == -1, f"{spec}, game {ids[i]}: the engine ended, the oracle did not"
                 continue
-            where = f"{spec}, game {ids[i]}"
-            assert state.m[i, st.G_DEC] == o.decider, f"{where}: decider"
-            assert st.KIND_NAMES[kind[i]] == o.kind, f"{where}: kind"
+            where = f"{spec}, game {ids[i]} after {history[i][-12:]}"
+            assert state.m[i, st.G_DEC] == o.decider, f"{where}: decider {state.m[i, st.G_DEC]} != {o.decider}"
+            assert st.KIND_NAMES[kind[i]] == o.kind, f"{where}: kind {st.KIND_NAMES[kind[i]]} != {o.kind}"
             diff = np.flatnonzero(state.legal[i] != np.asarray(o.legal_mask()))
             assert len(diff) == 0, f"{where}, {o.kind}: legal actions differ at {[t.action_names[a] for a in diff]}"
             compared += 1
+            KINDS[o.kind] += 1
         idx = np.flatnonzero((kind != st.K_STOP) & (kind != st.K_DONE))
         if len(idx) == 0:
             _compare_outcomes(state, oracles, spec, ids)
+            STOPS.update(st.STOP_REASONS[r] for r in state.m[kind == st.K_STOP, st.G_STOP])
+            STOPS["(finished)"] += int((kind == st.K_DONE).sum())
             return compared
-        actions = np.array([_choose(rng, state.legal[i], safe) for i in idx], dtype=np.int64)
+        actions = np.array([_choose(rng, state.legal[i], safe, never) for i in idx], dtype=np.int64)
         part = engine.step(take(state, idx), actions)
         _put_back(state, idx, part)
         for i, a in zip(idx, actions):
             oracles[i].step(int(a))
+            history[i].append(t.action_names[a])
 
 
 @pytest.mark.parametrize("number", range(len(CONFIGS)))

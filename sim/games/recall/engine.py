@@ -18,7 +18,7 @@ from sim.core.game import check_legal
 from sim.games.recall import kernel
 from sim.games.recall import state as st
 from sim.games.recall.board import build_board, fields
-from sim.games.recall.content_types import KEY_COLOURS, LETTERS, Content
+from sim.games.recall.content_types import KEY_COLOURS, LETTERS, WORKSHOP_TERRAINS, Content
 from sim.games.recall.setup import deal
 from sim.games.recall.tables import build_tables as content_tables
 
@@ -84,7 +84,8 @@ def build_tables(config, content: Content) -> Tables:
     sizes = {"fields": (len(fnames), st.F_MAX), "key kinds": (len(kinds), st.K_MAX),
              "abilities": (len(ab_names), st.U_MAX), "chest kinds": (len(content.chest_tiles), st.C_MAX),
              "tribes": (len(content.tribes), st.TRIBES_MAX), "items": (len(content.items), st.ITEMS_MAX),
-             "slots": (len(content.map.slots), st.S_MAX)}
+             "slots": (len(content.map.slots), st.S_MAX), "camps": (len(content.camps), st.BITS_MAX),
+             "sanctuaries": (len(content.board.sanctuaries), st.BITS_MAX)}
     for what, (n, cap) in sizes.items():
         if n > cap:
             raise ValueError(f"recall engine: {n} {what} in the content, the state holds at most {cap}")
@@ -122,6 +123,7 @@ def build_tables(config, content: Content) -> Tables:
         (kernel.C_T_KCOLOUR, [k.colour for k in content.key_cards]),
         (kernel.C_T_COVERED, [eid[("covered", c, col)] for c, row in enumerate(content.board.artifact_rows.covered)
                               for col in range(len(row))]),
+        *_development_tables(content, board, eid),
     ]
     C = np.zeros(kernel.NC, dtype=np.int64)
     tab = []
@@ -157,6 +159,8 @@ def build_tables(config, content: Content) -> Tables:
         kernel.C_NGREY: sum(KEY_COLOURS[k.colour] == "grey" for k in content.key_cards for _ in range(k.count)),
         kernel.C_VOLCANO: terrains.index("volcano"), kernel.C_COLTERON: ids.index("Colteron") if "Colteron" in ids else -1,
         kernel.C_EXO: ab_names.index("Exoskelet") if "Exoskelet" in ab_names else -1,
+        kernel.C_WSW: max(len(c) for c in content.board.workshops), kernel.C_NMON: len(content.board.monuments),
+        kernel.C_NSANCT: len(content.board.sanctuaries), kernel.C_EXC_TERR: terrains.index("excavation"),
     }
     for key, value in scalars.items():
         C[key] = value
@@ -177,6 +181,37 @@ def _ability_effects(content: Content, ab_names: list[str], eid: dict) -> list[i
             content.items[items.index(own)], ("item", items.index(own)))
         out.append(-1 if src.coded or not src.effect else eid[key])
     return out
+
+
+def _development_tables(content: Content, board, eid: dict) -> list[tuple[int, list[int]]]:
+    """The tables of the development actions (kernel/dev.py): per terrain its building, workshop
+    column and key colour (RC-R116, RC-R133); workshop costs [column][k][3] (RC-A21) and counts;
+    monument costs (RC-A22); sanctuary, monument-tile and camp rewards; the excavation crystal and
+    steps by stones on the site (RC-R152..R154); what uncovers each production field (RC-A16);
+    the track of each board monument field (RC-E23, -1 elsewhere)."""
+    terrains = content.map.terrains
+    pb = content.board
+    width = max(len(c) for c in pb.workshops)
+    ws_cost = [x for column in pb.workshops for k in range(width)
+               for x in (column[k] if k < len(column) else (0, 0, 0))]
+    track = [-1] * board.n_fields
+    for f, bm in zip(board.board_monuments, content.map.board_monuments):
+        track[f] = bm.track
+    return [
+        (kernel.C_T_TBLD, [t.building for t in terrains]),
+        (kernel.C_T_TCOL, [WORKSHOP_TERRAINS.index(t.name) if t.name in WORKSHOP_TERRAINS else -1 for t in terrains]),
+        (kernel.C_T_TKEY, [t.key_colour for t in terrains]),
+        (kernel.C_T_WSCOST, ws_cost),
+        (kernel.C_T_WSN, [len(c) for c in pb.workshops]),
+        (kernel.C_T_MONCOST, [x for cost in pb.monuments for x in cost]),
+        (kernel.C_T_SANCT, [eid[("sanctuary", k)] for k in range(len(pb.sanctuaries))]),
+        (kernel.C_T_EXC, [x for pair in content.setup.excavation for x in pair]),
+        (kernel.C_T_MTILE, [eid[("monument_tile", k)] for k in range(len(content.monument_tiles))]),
+        (kernel.C_T_CAMP, [eid[("camp", k)] for k in range(len(content.camps))]),
+        (kernel.C_T_PROD_COL, [p.column for p in pb.production]),
+        (kernel.C_T_PROD_POS, [p.position for p in pb.production]),
+        (kernel.C_T_FTRACK, track),
+    ]
 
 
 def _upgrade_effects(content: Content, eid: dict) -> list[int]:

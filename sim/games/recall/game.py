@@ -15,14 +15,15 @@ from sim.games.recall import engine
 from sim.games.recall import state as st
 from sim.games.recall.config import Config
 from sim.games.recall.content import content_hash, load_content
-from sim.games.recall.content_types import GOAL_KINDS, LETTERS, PATHS
+from sim.games.recall.board import build_board
+from sim.games.recall.content_types import BUILDINGS, GOAL_KINDS, LETTERS, PATHS
 from sim.games.recall.scoring import Components, EndState, final_scoring, ranks, scoring_tables, solo_goals
 from sim.games.recall.setup_view import describe_setup
 
 
 def end_state(s) -> EndState:
-    """The scoring input of ``scoring.py`` from the state (games over; the compiled part builds
-    nothing yet, so buildings, camps, area tiles and pig farms are 0)."""
+    """The scoring input of ``scoring.py`` from the state (games over). Pig farms are 0: the
+    compiled part has no Dorian yet."""
     t, n, B = s.t, s.t.config.players, s.batch
     ct = t.content
     seat = lambda c, k=1: s.seat(c, k)[:, :n].astype(np.int64)  # noqa: E731
@@ -42,15 +43,70 @@ def end_state(s) -> EndState:
         for b, p in zip(*np.nonzero(held[:, :, j] >= 0)):
             goals[b, p, held[b, p, j]] = 1
     zeros = np.zeros((B, n), dtype=np.int64)
+    built = _buildings(s)
     return EndState(
         score=seat(st.P_SCORE)[:, :, 0], purple=seat(st.P_PURPLE)[:, :, 0], tracks=seat(st.P_TRK, 3),
-        stones=seat(st.P_STONES, 3), sanctuaries=zeros, board_monuments=np.zeros((B, n, 3), dtype=np.int64),
-        monument_tiles=np.zeros((B, n, len(ct.monument_tiles)), dtype=np.int64), keys=keys,
+        stones=seat(st.P_STONES, 3), sanctuaries=built["sanctuaries"], board_monuments=built["board_monuments"],
+        monument_tiles=built["monument_tiles"], keys=keys,
         artifacts=seat(st.P_ARTS, 4), crystals=seat(st.P_CR, 3), followers=seat(st.P_FOL, st.F_MAX).sum(axis=2),
         discs=discs, path_card=np.array([c.path for c in ct.path_cards])[s.m[:, st.G_PATH:st.G_PATH + 6]],
         path_side=s.m[:, st.G_SIDE:st.G_SIDE + 6].astype(np.int64), goals=goals,
         upgrade_tiles=(seat(st.P_UPG, 6) >= 0).sum(axis=2), old_tribes=seat(st.P_UNLOCK, 3).sum(axis=2),
-        camps=zeros, area_tiles=zeros, pig_farms=zeros)
+        camps=built["camps"], area_tiles=built["area_tiles"], pig_farms=zeros)
+
+
+def _built(s, b: int, p: int) -> tuple:
+    """Seat p's buildings in game b as ``scoring.Components.buildings``: (kind, slot or -1, the
+    face-up camps next to it) per building, for the solo goal split (RC-V15, RC-A54)."""
+    board = build_board(s.t.content.map)
+    g = s.m[b]
+    out = []
+    for f in range(len(s.t.field_names)):
+        kind = int(g[st.SEAT0 + p * st.SW + st.P_BLD + f]) - 1
+        if kind >= 0:
+            camps = frozenset(int(g[st.F_CAMP + x]) for x in board.neighbours[f] if x >= 0 and g[st.F_CAMP + x] >= 0
+                              and (board.slot[x] < 0 or g[st.G_UP + board.slot[x]] == 1))
+            out.append((kind, int(board.slot[f]), camps))
+    return tuple(out)
+
+
+def _buildings(s) -> dict:
+    """What final scoring reads of the buildings (RC-E13, RC-E22, RC-E23, RC-E37, RC-E38, RC-E41,
+    RC-E42): per seat the sanctuaries built, a monument on each board monument field, on the
+    field of each monument tile, the different face-up camps next to an own building and the
+    area tiles with an own building (the same counts as ``position.py``)."""
+    t, n, B = s.t, s.t.config.players, s.batch
+    ct = t.content
+    nf = len(t.field_names)
+    bld = s.seat(st.P_BLD, nf)[:, :n].astype(np.int64)               # BUILDINGS index + 1, 0 none
+    out = {"sanctuaries": (bld == 1 + BUILDINGS.index("sanctuary")).sum(axis=2)}
+    mon = bld == 1 + BUILDINGS.index("monument")
+    board = build_board(ct.map)
+    out["board_monuments"] = np.zeros((B, n, 3), dtype=np.int64)
+    for f, bm in zip(board.board_monuments, ct.map.board_monuments):
+        out["board_monuments"][:, :, bm.track] = mon[:, :, f]
+    tile = s.m[:, st.F_MONTILE:st.F_MONTILE + nf].astype(np.int64) - 1              # [B, F]
+    out["monument_tiles"] = np.zeros((B, n, len(ct.monument_tiles)), dtype=np.int64)
+    for k in range(len(ct.monument_tiles)):
+        out["monument_tiles"][:, :, k] = (mon & (tile == k)[:, None, :]).any(axis=2)
+    camp = s.m[:, st.F_CAMP:st.F_CAMP + nf].astype(np.int64)
+    slot = np.asarray(board.slot[:nf], dtype=np.int64)
+    up = np.ones((B, nf), dtype=bool)
+    up[:, slot >= 0] = s.m[:, st.G_UP + slot[slot >= 0]] == 1
+    has = bld > 0
+    camps = np.zeros((B, n, len(ct.camps)), dtype=bool)
+    for f in range(nf):
+        for x in board.neighbours[f]:
+            if x >= 0:
+                seen = (camp[:, x] >= 0) & up[:, x]
+                for b in np.flatnonzero(seen):
+                    camps[b, :, camp[b, x]] |= has[b, :, f]
+    out["camps"] = camps.sum(axis=2)
+    tiles = np.zeros((B, n, board.n_slots), dtype=bool)
+    for f in np.flatnonzero(slot >= 0):
+        tiles[:, :, slot[f]] |= has[:, :, f]
+    out["area_tiles"] = tiles.sum(axis=2)
+    return out
 
 
 def outcome_of(s) -> dict:
@@ -65,7 +121,8 @@ def outcome_of(s) -> dict:
         for b in range(B):
             cards = [(GOAL_KINDS[ct.goal_cards[g].kind], ct.goal_cards[g].n) for g in held[b] if g >= 0]
             comp = Components(tuple(int(x) for x in e.artifacts[b, 0]), tuple(int(x) for x in e.stones[b, 0]),
-                              int(e.upgrade_tiles[b, 0]), int(e.keys[b, 0].sum()), int(e.old_tribes[b, 0]), ())
+                              int(e.upgrade_tiles[b, 0]), int(e.keys[b, 0].sum()), int(e.old_tribes[b, 0]),
+                              _built(s, b, 0))
             solo[b, 0] = solo_goals(comp, cards, cfg.solo_goals, cfg.goal_stones)
     sheet = final_scoring(scoring_tables(ct), e, cfg.goal_stones, solo)
     rank, share = ranks(sheet["score"], e.tracks)

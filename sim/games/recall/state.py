@@ -32,24 +32,28 @@ DECK_MAX = 32       # green / grey deck size (15 / 12)
 CHEST_MAX = 64      # chest tiles in the stack
 TRIBES_MAX = 16     # tribe cards (14)
 ITEMS_MAX = 24      # item tiles (18)
+BITS_MAX = 31       # camps (6) and sanctuaries (6): one bit each in an int32 column
 
 # ---- decision kinds (``G_KIND``; names = the model doc's ``kind`` strings) ---------------------
 KIND_NAMES = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end",
               "path", "goal", "place", "crystal", "buy", "sell", "sell_count", "copy", "units", "track", "item", "pay_move", "move_from", "move_to",
-              "move_count", "payment", "key", "choose", "order", "free", "display", "keyup", "slot", "stopped")
+              "move_count", "payment", "key", "dev", "dev_field", "sanctuary", "stone", "monument_tile",
+              "choose", "order", "free", "display", "keyup", "slot", "stopped")
 K_DONE = -1
 (K_DRAFT, K_START_FIELD, K_MAIN, K_EFFECT, K_EVENT, K_PRODUCE, K_RECHARGE, K_TURN_END, K_PATH, K_GOAL,
  K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, K_COPY, K_UNITS, K_TRACK, K_ITEM, K_PAY_MOVE, K_MOVE_FROM,
- K_MOVE_TO, K_MOVE_COUNT, K_PAYMENT, K_KEY, K_CHOOSE, K_ORDER, K_FREE, K_DISPLAY, K_KEYUP, K_SLOT,
- K_STOP) = range(32)
+ K_MOVE_TO, K_MOVE_COUNT, K_PAYMENT, K_KEY, K_DEV, K_DEV_FIELD, K_SANCTUARY, K_STONE, K_MON_TILE,
+ K_CHOOSE, K_ORDER, K_FREE, K_DISPLAY, K_KEYUP, K_SLOT, K_STOP) = range(37)
 # K_STOP: the game reached a rule the kernel does not compile yet (docs/recall_engine.md); G_STOP says which
 
 # ---- program counter (``G_PHASE``) ---------------------------------------------------------------
 (PH_SOLO, PH_DRAFT, PH_OLD, PH_TURN, PH_MAIN, PH_KEY_EVENT, PH_EFFECT, PH_PRODUCE, PH_RECHARGE,
  PH_TURN_END, PH_NEXT, PH_PATH, PH_BONUS_EVENT, PH_GOAL, PH_PROD_EVENT, PH_EXEC, PH_PLACE, PH_CRYSTAL,
  PH_BUY, PH_SELL, PH_SELL_COUNT, PH_COPY, PH_UNITS, PH_KTRACK, PH_KSTEP, PH_ITEM, PH_KBONUS,
- PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, PH_PAYMENT, PH_ART_EVENT, PH_KEY, PH_CHOOSE,
- PH_ORDER, PH_FREE, PH_DISPLAY, PH_KEYUP, PH_SLOT, PH_STOP, PH_DONE) = range(42)
+ PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, PH_PAYMENT, PH_ART_EVENT, PH_KEY, PH_STOP,
+ PH_DONE, PH_DEV, PH_DEV_FIELD, PH_SANCTUARY, PH_STONE, PH_MON_TILE, PH_DEV_PAY, PH_DEV_CRYSTAL,
+ PH_DEV_NEXT, PH_SANCT_EVENT, PH_EXC_EVENT, PH_CAMP_EVENT, PH_CHOOSE, PH_ORDER, PH_FREE, PH_DISPLAY,
+ PH_KEYUP, PH_SLOT) = range(53)
 # why a game stopped (``G_STOP``)
 STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring")
 PEND_MAX = 16       # pending effects of a turn
@@ -126,7 +130,15 @@ G_MOVES = G_THIRD + 3            # moves left of the movement being made, its so
 G_MFROM = G_MOVES + 1
 G_MTO = G_MFROM + 1
 G_MCOUNT = G_MTO + 1             # followers of the group that entered G_MTO
-G_KEACH = G_MCOUNT + 1           # KEACH:n: steps for each of the tracks after G_KTRACK (0 = a plain K)
+F_MONTILE = G_MCOUNT + 1         # [F_MAX] monument tile lying on an area monument field + 1 (0 none)
+G_DEV_T = F_MONTILE + F_MAX      # the development action being made: type (DEV_TYPES of kernel/dev.py),
+G_DEV_F = G_DEV_T + 1            # its field, its choice (sanctuary position / stone colour),
+G_DEV_K = G_DEV_F + 1
+G_DEV_STEP = G_DEV_K + 1         # its next stage, the phase it returns to, 1 if Exoskelet paid (RC-R245)
+G_DEV_RET = G_DEV_STEP + 1
+G_DEV_EXO = G_DEV_RET + 1
+G_HERE = G_DEV_EXO + 1           # the field a reward belongs to (``FH``: a follower "on this field")
+G_KEACH = G_HERE + 1             # KEACH:n: steps for each of the tracks after G_KTRACK (0 = a plain K)
 G_CHROW = G_KEACH + 1            # first atom row of the item being chosen (``choose``)
 G_KUP = G_CHROW + 1              # KEYUP: the card being upgraded (slot s, or 6 + available kind), -1 a plain KEY
 G_ART_RET = G_KUP + 1            # phase after the ``artifact`` window (a movement goes on, or the reward)
@@ -136,7 +148,7 @@ G_CHEST_DISC = G_CHEST_DN + 1    # [CHEST_MAX]
 G_CHEST_K = G_CHEST_DISC + CHEST_MAX   # reshuffles so far (RC-A27)
 # registers an atom in progress keeps while a nested reward runs (saved in its frame)
 REGS = (G_LEFT, G_SUBRET, G_SELLF, G_OWNER, G_KTRACK, G_KLEFT, G_KEACH, G_MOVES, G_MFROM, G_MTO,
-        G_MCOUNT, G_KUP, G_ART_RET)
+        G_MCOUNT, G_KUP, G_ART_RET, G_DEV_T, G_DEV_F, G_DEV_K, G_DEV_STEP, G_DEV_RET, G_DEV_EXO, G_HERE)
 FR_E, FR_DONE, FR_RET, FR_ONCE, FR_ITEM, FR_ALT, FR_REGS = range(7)
 FR_W = FR_REGS + len(REGS)       # per frame: effect, items done (bits), return phase, action atoms
                                  # at once, the one item resolved (-1 the whole reward), its
@@ -171,7 +183,12 @@ P_PLAYS = P_RECALLS + 1          # [6]
 P_CR_LOST = P_PLAYS + 6
 P_STEPS_LOST = P_CR_LOST + 1     # knowledge steps beyond a track's end (RC-R161)
 P_ARTS = P_STEPS_LOST + 1        # [4] artifacts in each colour row (RC-R105)
-SW = P_ARTS + 4
+P_BLD = P_ARTS + 4               # [F_MAX] own building on each field: BUILDINGS index + 1 (0 none, RC-R117)
+P_SANCT = P_BLD + F_MAX          # bit i: sanctuary i (top first) built, off the player board (RC-R127)
+P_WS = P_SANCT + 1               # [3] workshops built per terrain column (bottom first, RC-R132)
+P_MON = P_WS + 3                 # monuments built (bottom first, RC-R138)
+P_CAMPS = P_MON + 1              # bit c: camp c's reward received (RC-R145)
+SW = P_CAMPS + 1
 W = SEAT0 + MAXP * SW
 
 # ---- hidden columns --------------------------------------------------------------------------------

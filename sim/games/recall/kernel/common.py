@@ -8,8 +8,8 @@ from numba import njit
 from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.state import (
-    G_EVENT_USED, G_PHASE, G_RECHARGED, G_ROUND, G_STOP, PH_STOP, P_CR, P_CR_LOST, P_OWN, P_PLACED,
-    P_SCORE, P_SKILL, P_USES, SEAT0, SW, U_MAX)
+    G_DEV_RET, G_EVENT_USED, G_HERE, G_PHASE, G_RECHARGED, G_ROUND, G_STOP, PH_DEV, PH_STOP, P_CR,
+    P_CR_LOST, P_OWN, P_PLACED, P_SCORE, P_SKILL, P_USES, SEAT0, SW, U_MAX)
 
 kernel_cache.watch(__file__, st)
 
@@ -23,15 +23,17 @@ kernel = njit(cache=True, _nrt=False)
  C_MAXDEC, C_AUTO, C_COPY_EVER, C_JHE, C_AYNIR, C_CAP, C_KEEP3, C_GOALS_HELD, C_T_EROWS, C_T_OPTS,
  C_O_FIELD, C_O_COUNT, C_T_ABEFF, C_T_CHEST, C_T_LIGHT, C_THIRD, C_FIFTH, C_TRK_LAST, C_T_BONUS, C_NBONUS,
  C_T_NEIGH, C_T_FSLOT, C_T_TMOVE, C_T_ACOST, C_NCOLS, C_VOLCANO, C_COLTERON, C_EXO, C_T_COVERED,
- C_T_YELLOW, C_NYELLOW, C_NGREEN, C_NGREY, C_LEX, C_T_KCOLOUR) = range(74)
-NC = 74
+ C_T_YELLOW, C_NYELLOW, C_NGREEN, C_NGREY, C_LEX,
+ C_T_TBLD, C_T_TCOL, C_T_TKEY, C_T_WSCOST, C_T_WSN, C_WSW, C_T_MONCOST, C_NMON, C_T_SANCT, C_NSANCT, C_T_EXC,
+ C_T_MTILE, C_T_CAMP, C_T_PROD_COL, C_T_PROD_POS, C_T_FTRACK, C_EXC_TERR, C_T_KCOLOUR) = range(91)
+NC = 91
 DRAFT_PAIRS, DRAFT_RANDOM, DRAFT_CUSTOM = 0, 1, 2
 A_END, A_RECALL = 0, 1
 EVENTS = ("", "bonus_token", "key_card", "sanctuary", "artifact", "excavate", "production", "camp")
-EV_BONUS, EV_KEY, EV_ART, EV_PROD = 1, 2, 4, 6
+EV_BONUS, EV_KEY, EV_SANCT, EV_ART, EV_EXC, EV_PROD, EV_CAMP = 1, 2, 3, 4, 5, 6, 7
 # sim.games.recall.content_types.OPS indices used here; atom columns of tables.ATOM_COLUMNS
 (OP_CRYSTAL, OP_F, OP_VP, OP_PP, OP_K, OP_UPC, OP_KEY, OP_CHEST, OP_MOVE, OP_DEV, OP_PAYOPT, OP_UNITS, OP_BUY,
- OP_SELL, OP_COPY) = 0, 1, 3, 4, 5, 7, 8, 11, 14, 16, 18, 19, 20, 21, 22
+ OP_SELL, OP_COPY, OP_FH) = 0, 1, 3, 4, 5, 7, 8, 11, 14, 16, 18, 19, 20, 21, 22, 2
 OP_KEACH, OP_KEYUP, OP_KEYBACK, OP_FREE, OP_ART_DISPLAY, OP_COST = 6, 9, 10, 12, 13, 23
 # action atoms (content_types.ACTION_OPS) are the ops OP_MOVE .. OP_COPY
 A_ITEM, A_ALT, A_OP, A_ARG, A_N, A_W, A_R, A_P, A_OPTION = range(9)
@@ -41,6 +43,14 @@ A_ITEM, A_ALT, A_OP, A_ARG, A_N, A_W, A_R, A_P, A_OPTION = range(9)
 @kernel
 def seat(p):
     return SEAT0 + p * SW
+
+
+@kernel
+def start_dev(g, ret):
+    """Begin a development action (kernel/dev.py) that returns to phase ``ret`` when it is over."""
+    g[G_DEV_RET] = ret
+    g[G_HERE] = 0
+    g[G_PHASE] = PH_DEV
 
 
 @kernel

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import chests, common, draft, frames, gains, queue, knowledge, movement, rewards, turn
+from sim.games.recall.kernel import (
+    chests, common, dev, draft, frames, gains, knowledge, movement, queue, rewards, turn)
 from sim.games.recall.kernel.common import (
-    A_ARG, A_END, A_N, A_OPTION, A_P, A_R, A_RECALL, A_W, can_use, clear_event, C_AUTO, C_COPY_EVER,
-    C_DRAFT, C_EXO, C_KEEP3, C_MAXDEC, C_NGOAL_SP, C_NPATH_SP, C_NPROD, C_O_CHEST, C_O_COUNT,
-    C_O_FIELD, C_O_OPT, C_O_PICK, C_O_PLAY, C_O_RING, C_O_USE, C_PER_STACK, C_SPACES, C_START1,
-    C_START2, C_TRK_LAST, C_T_ABEFF, C_T_CHEST, C_T_DARK, C_T_EVT, C_T_GOAL, C_T_GOAL_SP,
-    C_T_ITEM_AB, C_T_KEY, C_T_OPTS, C_T_PATH_SP, C_T_PROD, C_T_PROD_BLD, C_U, DRAFT_RANDOM, EV_ART,
-    EV_BONUS, EV_KEY, EV_PROD, kernel, payable, pay_ability, pay_cost, seat, special_index, stop,
-    S_ABILITY, S_FREE, S_PICK, S_PRODUCTION, S_REWARD)
+    A_ARG, A_END, A_N, A_OPTION, A_P, A_R, A_RECALL, A_W, C_AUTO, C_COPY_EVER, C_DRAFT, C_EXO,
+    C_KEEP3, C_MAXDEC, C_NGOAL_SP, C_NPATH_SP, C_NPROD, C_O_CHEST, C_O_COUNT, C_O_FIELD, C_O_OPT,
+    C_O_PICK, C_O_PLAY, C_O_RING, C_O_USE, C_PER_STACK, C_SPACES, C_START1, C_START2, C_TRK_LAST,
+    C_T_ABEFF, C_T_CHEST, C_T_DARK, C_T_EVT, C_T_GOAL, C_T_GOAL_SP, C_T_ITEM_AB, C_T_KEY, C_T_OPTS,
+    C_T_PATH_SP, C_T_PROD, C_U, DRAFT_RANDOM, S_ABILITY, S_FREE, S_PICK, S_PRODUCTION, S_REWARD, can_use,
+    clear_event, kernel, pay_ability, pay_cost, payable, seat, special_index, start_dev, stop)
 from sim.games.recall.kernel.draft import (
     deal_old_tribes, draft_mask, draft_picks, draft_seat, place_start_followers, take_draft)
 from sim.games.recall.kernel.chests import discard_chest
@@ -25,8 +25,10 @@ from sim.games.recall.kernel.rewards import apply_choose, apply_order, choose_ma
 from sim.games.recall.kernel.knowledge import items_left, knowledge_step
 from sim.games.recall.kernel.movement import (
     artifact_cost, exo_usable, move_targets, need_at, pay_followers, take_artifact)
+from sim.games.recall.kernel.dev import apply_dev, dev_node, production_visible
 from sim.games.recall.kernel.turn import (
-    after_event, end_turn, event_mask, free_actions, main_mask, recharge, use_event_ability)
+    after_event, end_turn, event_mask, event_of, free_actions, main_mask, recharge,
+    use_event_ability)
 from sim.games.recall.state import (
     ALT_KIND, F_ART, F_START, G_ACTIVE, G_CARD, G_DARK, G_DEC, G_DSTEP, G_EVENT_USED, G_FIELD,
     G_FR_N, G_GUARD, G_KIND, G_KLEFT, G_KTRACK, G_LEFT, G_MCOUNT, G_MFROM, G_MOVES, G_MTO, G_NF,
@@ -35,15 +37,15 @@ from sim.games.recall.state import (
     K_DONE, K_DRAFT, K_EFFECT, K_EVENT, K_FREE, K_GOAL, K_ITEM, K_KEY, K_KEYUP, K_MAIN,
     K_MOVE_COUNT, K_MOVE_FROM, K_MOVE_TO, K_ORDER, K_PATH, K_PAYMENT, K_PAY_MOVE, K_PLACE,
     K_PRODUCE, K_RECHARGE, K_SELL, K_SELL_COUNT, K_SLOT, K_START_FIELD, K_STOP, K_TRACK, K_TURN_END,
-    K_UNITS, PEND_W, PH_ART_EVENT, PH_BONUS_EVENT, PH_BUY, PH_CHOOSE, PH_COPY, PH_CRYSTAL,
-    PH_DISPLAY, PH_DONE, PH_DRAFT, PH_EFFECT, PH_EXEC, PH_FREE, PH_GOAL, PH_ITEM, PH_KBONUS, PH_KEY,
+    K_UNITS, PEND_W, PH_BONUS_EVENT, PH_BUY, PH_CHOOSE, PH_COPY, PH_CRYSTAL,
+    PH_DEV, PH_DEV_NEXT, PH_DISPLAY, PH_DONE, PH_DRAFT, PH_EFFECT, PH_EXEC, PH_FREE, PH_GOAL, PH_ITEM, PH_KEY,
     PH_KEYUP, PH_KEY_EVENT, PH_KSTEP, PH_KTRACK, PH_MAIN, PH_MOVE_COUNT, PH_MOVE_FROM, PH_MOVE_TO,
     PH_NEXT, PH_OLD, PH_ORDER, PH_PATH, PH_PAYMENT, PH_PAY_MOVE, PH_PLACE, PH_PRODUCE,
     PH_PROD_EVENT, PH_RECHARGE, PH_SELL, PH_SELL_COUNT, PH_SLOT, PH_SOLO, PH_STOP, PH_TURN,
-    PH_TURN_END, PH_UNITS, P_AVAIL, P_CR, P_EVER, P_FOL, P_OWN, P_PATHS, P_PLAYS, P_RECALLS, P_SLOT,
+    PH_TURN_END, PH_UNITS, P_AVAIL, P_BLD, P_CR, P_EVER, P_FOL, P_OWN, P_PATHS, P_PLAYS, P_RECALLS, P_SLOT,
     P_START, P_STEPS_LOST, P_SUPPLY, P_TRK)
 
-kernel_cache.watch(__file__, st, chests, common, draft, frames, gains, queue, knowledge, movement, rewards, turn)
+kernel_cache.watch(__file__, st, chests, common, dev, draft, frames, gains, knowledge, movement, queue, rewards, turn)
 
 
 @kernel
@@ -65,6 +67,8 @@ def apply(g, h, C, tab, atoms, a):
             g[G_PHASE] = after_event(g, g[G_PHASE])
         else:
             use_event_ability(g, a - C[C_O_USE], C, tab, atoms)
+    elif g[G_PHASE] >= PH_DEV and g[G_PHASE] <= PH_DEV_NEXT:      # a development decision
+        apply_dev(g, C, tab, k, a)
     elif free:                                              # RC-A70: then the same node again
         if a == C[C_O_RING]:
             stop(g, S_FREE)
@@ -118,12 +122,12 @@ def apply(g, h, C, tab, atoms, a):
             remove_pending(g, i)
             if kind == 0 or kind >= ALT_KIND:               # the item (its alternative chosen, RC-A64)
                 push_frame(g, e, PH_EFFECT, 1, item, kind - ALT_KIND if kind else -1)
-            elif kind >= 2:                                 # UNITS' movement of kind - 2 moves
+            elif kind == 1:                                 # a DEV:1 split off (DEV:n, UNITS)
+                start_dev(g, PH_EFFECT)
+            else:                                           # UNITS' movement of kind - 2 moves (RC-A63)
                 push_frame(g, -1, PH_EFFECT, 1, -1, -1)
                 g[G_MOVES] = kind - 2
                 g[G_PHASE] = PH_MOVE_FROM
-            else:
-                stop(g, S_PICK)                             # a DEV:1 split off: not compiled yet
     elif k == K_PRODUCE:
         if a == A_END:
             g[G_PHASE] = PH_RECHARGE
@@ -339,8 +343,12 @@ def advance(g, h, lg, C, tab, atoms):
             main_mask(g, lg, C, tab, atoms, p)
             if decide(g, h, lg, C, tab, atoms, K_MAIN, p):
                 return
-        elif ph == PH_KEY_EVENT or ph == PH_BONUS_EVENT or ph == PH_PROD_EVENT or ph == PH_KBONUS or ph == PH_ART_EVENT:
-            ev = EV_KEY if ph == PH_KEY_EVENT else (EV_PROD if ph == PH_PROD_EVENT else (EV_ART if ph == PH_ART_EVENT else EV_BONUS))
+        elif ph >= PH_DEV and ph <= PH_DEV_NEXT:
+            kind = dev_node(g, lg, C, tab, atoms, p)
+            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
+                return
+        elif event_of(ph) > 0:
+            ev = event_of(ph)
             n = event_mask(g, lg, C, tab, p, ev)
             if n > 0 and C[C_AUTO]:
                 lg[:] = False
@@ -367,7 +375,7 @@ def advance(g, h, lg, C, tab, atoms):
         elif ph == PH_PRODUCE:                    # RC-R38, RC-R41
             if g[G_PROD_LEFT] > 0:
                 for i in range(C[C_NPROD]):
-                    lg[C[C_O_OPT] + i] = tab[C[C_T_PROD_BLD] + i] < 0 and (g[G_PROD_USED] >> i) & 1 == 0
+                    lg[C[C_O_OPT] + i] = production_visible(g, p, i, C, tab) and (g[G_PROD_USED] >> i) & 1 == 0
                 lg[A_END] = True
                 free_actions(g, lg, C, tab, p, True)
                 if decide(g, h, lg, C, tab, atoms, K_PRODUCE, p):
@@ -409,10 +417,10 @@ def advance(g, h, lg, C, tab, atoms):
             kind = gain_mask(g, lg, C, tab, ph, p)
             if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
                 return
-        elif ph == PH_PLACE:                      # RC-R76: own followers or the own start field
+        elif ph == PH_PLACE:                      # RC-R76: own followers or buildings, the own start field
             b = seat(p)
             for f in range(g[G_NF]):
-                lg[C[C_O_FIELD] + f] = g[b + P_FOL + f] > 0 or g[F_START + f] == g[b + P_START]
+                lg[C[C_O_FIELD] + f] = g[b + P_FOL + f] > 0 or g[b + P_BLD + f] > 0 or g[F_START + f] == g[b + P_START]
             if decide(g, h, lg, C, tab, atoms, K_PLACE, p):
                 return
         elif ph == PH_CRYSTAL:

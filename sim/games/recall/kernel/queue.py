@@ -9,15 +9,15 @@ from sim.games.recall.kernel import chests, common, frames
 from sim.games.recall.kernel.chests import draw_chest
 from sim.games.recall.kernel.common import (
     A_ALT, A_ARG, A_ITEM, A_N, A_OP, A_P, A_R, A_W, C_T_BASE, C_T_EROWS, C_T_UPG, OP_ART_DISPLAY, OP_BUY,
-    OP_CHEST, OP_COPY, OP_COST, OP_CRYSTAL, OP_DEV, OP_F, OP_FREE, OP_K, OP_KEACH, OP_KEY, OP_KEYBACK,
-    OP_KEYUP, OP_MOVE, OP_PAYOPT, OP_PP, OP_SELL, OP_UNITS, OP_UPC, OP_VP, S_PICK, S_REWARD, gain_points,
-    kernel, pay_cost, payable, seat, stop)
+    OP_CHEST, OP_COPY, OP_COST, OP_CRYSTAL, OP_DEV, OP_F, OP_FH, OP_FREE, OP_K, OP_KEACH, OP_KEY,
+    OP_KEYBACK, OP_KEYUP, OP_MOVE, OP_PAYOPT, OP_PP, OP_SELL, OP_UNITS, OP_UPC, OP_VP, S_PICK, S_REWARD,
+    gain_points, kernel, pay_cost, payable, seat, start_dev, stop)
 from sim.games.recall.kernel.frames import at_once, push_frame, top
 from sim.games.recall.state import (
-    ALT_KIND, FR_E, G_ACTIVE, G_KEACH, G_KLEFT, G_KTRACK, G_KUP, G_LEFT, G_MOVES, G_PEND, G_PEND_N,
-    G_PHASE, G_SUBRET, PEND_MAX, PEND_W, PH_BUY, PH_COPY, PH_CRYSTAL, PH_DISPLAY, PH_EXEC, PH_FREE,
-    PH_KEY, PH_KEYUP, PH_KSTEP, PH_KTRACK, PH_MOVE_FROM, PH_PAY_MOVE, PH_PLACE, PH_SELL, PH_SLOT,
-    PH_STOP, PH_UNITS, P_CR, P_PURPLE, P_SUPPLY, P_UPG)
+    ALT_KIND, FR_E, G_ACTIVE, G_HERE, G_KEACH, G_KLEFT, G_KTRACK, G_KUP, G_LEFT, G_MOVES, G_OWNER,
+    G_PEND, G_PEND_N, G_PHASE, G_SUBRET, PEND_MAX, PEND_W, PH_BUY, PH_COPY, PH_CRYSTAL, PH_DISPLAY,
+    PH_EXEC, PH_FREE, PH_KEY, PH_KEYUP, PH_KSTEP, PH_KTRACK, PH_MOVE_FROM, PH_PAY_MOVE, PH_PLACE,
+    PH_SELL, PH_SLOT, PH_STOP, PH_UNITS, P_CR, P_FOL, P_PURPLE, P_SUPPLY, P_UPG)
 
 kernel_cache.watch(__file__, st, common, chests, frames)
 
@@ -78,6 +78,13 @@ def remove_pending(g, i):
 
 
 @kernel
+def atom_frame(g, ret):
+    """An empty frame: the atom phase set next (a key, knowledge steps) ends in ``PH_EXEC`` and
+    then goes on to phase ``ret``."""
+    push_frame(g, -1, ret, 0, -1, -1)
+
+
+@kernel
 def queue_reward(g, e, ret, C, tab, atoms, now):
     """A reward for the active seat (RC-A64): a frame resolved in the model doc's "Reward order"
     (kernel/rewards.py), then phase ``ret``; action atoms run at once if ``now`` (an ability's data
@@ -132,6 +139,19 @@ def execute(g, h, C, tab, atoms, r, n):
         g[G_SUBRET] = PH_EXEC
         if g[G_LEFT] > 0:
             g[G_PHASE] = PH_PLACE
+    elif op == OP_FH:                                 # RC-A67: followers "on this field" (G_HERE)
+        if g[G_HERE] == 0:
+            stop(g, S_REWARD)
+            return
+        c = min(n, g[b + P_SUPPLY])
+        g[b + P_FOL + g[G_HERE] - 1] += c
+        g[b + P_SUPPLY] -= c
+    elif op == OP_DEV:                                # RC-R113: one development action, n - 1 DEV:1 items appended
+        for j in range(n - 1):
+            if not push_entry(g, -1, -1, g[G_OWNER], 1):
+                stop(g, S_PICK)
+                return
+        start_dev(g, PH_EXEC)
     elif op == OP_KEY:                                # RC-R191: one card of that colour from the offer
         g[G_LEFT] = atoms[r, A_ARG]
         g[G_KUP] = -1

@@ -8,15 +8,16 @@ from sim.games.recall import state as st
 from sim.games.recall.kernel import common, frames, queue
 from sim.games.recall.kernel.common import (
     A_END, A_RECALL, C_COPY_EVER, C_JHE, C_K, C_NCH, C_NOORD, C_O_CHEST, C_O_PLAY, C_O_RING,
-    C_O_USE, C_RINGS, C_T_ABEFF, C_T_EVT, C_T_FREE, C_T_KEY, C_U, S_ABILITY, S_PICK, can_use,
-    crystal_cap, kernel, pay_ability, seat, stop)
+    C_O_USE, C_RINGS, C_T_ABEFF, C_T_EVT, C_T_FREE, C_T_KEY, C_U, EV_ART, EV_BONUS, EV_CAMP,
+    EV_EXC, EV_KEY, EV_PROD, EV_SANCT, S_ABILITY, S_PICK, can_use, crystal_cap, kernel,
+    pay_ability, seat, stop)
 from sim.games.recall.kernel.frames import push_frame
 from sim.games.recall.kernel.queue import push_effect
 from sim.games.recall.state import (
-    F_CAMP, F_RING, G_ACTIVE, G_ART_RET, G_CARD, G_EVENT_USED, G_NF, G_PEND_N, G_PHASE, G_RECHARGED, G_RINGS,
-    PH_ART_EVENT, PH_EFFECT, PH_KBONUS, PH_KEY_EVENT, PH_KSTEP, PH_NEXT, PH_PRODUCE,
-    PH_PROD_EVENT, PH_TURN_END, P_AVAIL, P_CHESTS, P_EVER, P_FOL, P_OWN, P_PLACED, P_SKILL, P_SLOT,
-    P_USES)
+    F_CAMP, F_RING, G_ACTIVE, G_ART_RET, G_CARD, G_EVENT_USED, G_NF, G_PEND_N, G_PHASE, G_RECHARGED,
+    G_RINGS, PH_ART_EVENT, PH_BONUS_EVENT, PH_CAMP_EVENT, PH_DEV_NEXT, PH_EFFECT, PH_EXC_EVENT,
+    PH_KBONUS, PH_KEY_EVENT, PH_KSTEP, PH_NEXT, PH_PRODUCE, PH_PROD_EVENT, PH_SANCT_EVENT,
+    PH_TURN_END, P_AVAIL, P_CHESTS, P_EVER, P_FOL, P_OWN, P_PLACED, P_SKILL, P_SLOT, P_USES)
 
 kernel_cache.watch(__file__, st, common, frames, queue)
 
@@ -105,7 +106,29 @@ def after_event(g, ph):
         return PH_KSTEP
     if ph == PH_ART_EVENT:
         return g[G_ART_RET]
+    if ph == PH_SANCT_EVENT or ph == PH_EXC_EVENT or ph == PH_CAMP_EVENT:
+        return PH_DEV_NEXT
     return PH_TURN_END
+
+
+@kernel
+def event_of(ph):
+    """The event (``EVENTS`` index) whose window phase ``ph`` is, 0 for any other phase."""
+    if ph == PH_KEY_EVENT:
+        return EV_KEY
+    if ph == PH_PROD_EVENT:
+        return EV_PROD
+    if ph == PH_ART_EVENT:
+        return EV_ART
+    if ph == PH_BONUS_EVENT or ph == PH_KBONUS:
+        return EV_BONUS
+    if ph == PH_SANCT_EVENT:
+        return EV_SANCT
+    if ph == PH_EXC_EVENT:
+        return EV_EXC
+    if ph == PH_CAMP_EVENT:
+        return EV_CAMP
+    return 0
 
 
 @kernel
