@@ -80,6 +80,8 @@ SAFE = ("end", "recall", "play", "opt")
 MOVER = SAFE + ("field", "count", "pick")         # picks items and moves followers more often
 BUILDER = ("opt", "field", "count", "pick", "play")   # and builds: no recall, no free actions
 FREE = ("use", "chest", "ring")                   # BUILDER takes these only when nothing else is legal
+GAINER = ("chest", "pick", "opt", "play", "end")  # uses chests and picks items: rewards, their order
+                                                  # and choices, keys, free activations, reshuffles
 
 
 def run(spec: dict, games: int, seed: int, first: int = 0, prefer=SAFE, avoid=()) -> int:
@@ -139,6 +141,13 @@ def test_engine_matches_oracle_with_picks_and_moves(players):
     assert run(dict(players=players), 3 * CI_GAMES, 7000 + players, 500, MOVER) >= CI_GAMES
 
 
+@pytest.mark.parametrize("players", (1, 2, 3, 4))
+def test_engine_matches_oracle_with_chests_and_gains(players):
+    """RC-A64, RC-R202, RC-A27, RC-R191..R200, RC-R128, RC-A43, RC-A67: the same, with a policy
+    that uses chests and picks items (reward order and choices, key cards, free activations)."""
+    assert run(dict(players=players), 2 * CI_GAMES, 6000 + players, 700, GAINER) >= CI_GAMES
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000, help="games per player count (switches: a tenth)")
@@ -151,9 +160,12 @@ def main(argv=None):
         total_games += games
         if len(spec) == 1:
             total += run(spec, games, 7000 + number, 100_000, MOVER)
-            total_games += games
+            total += run(spec, games, 6000 + number, 200_000, GAINER)
+            total_games += 2 * games
     print(f"{total_games} games in {len(CONFIGS)} configurations, {total} decisions compared, "
           f"all equal ({time.time() - t0:.0f} s)")
+    print("decisions by kind:", ", ".join(f"{k} {n}" for k, n in KINDS.most_common()))
+    print("games stopped by reason:", ", ".join(f"{k or '-'} {n}" for k, n in STOPS.most_common()))
 
 
 if __name__ == "__main__":

@@ -453,11 +453,15 @@ def advance(g, h, lg, C, tab, atoms):
                 lg[C[C_O_COUNT] + c] = True
             if decide(g, h, lg, C, tab, atoms, K_SELL_COUNT, p):
                 return
-        elif ph == PH_COPY:                       # the letters RC-A40 allows
+        elif ph == PH_COPY:                       # the letters RC-A40 allows; none (a card taken back): nothing
             b = seat(p)
+            n = 0
             for x in range(5):
                 lg[C[C_O_OPT] + x] = (g[b + P_EVER + x] == 1) if C[C_COPY_EVER] else (g[b + P_SLOT + x] >= 0)
-            if decide(g, h, lg, C, tab, atoms, K_COPY, p):
+                n += lg[C[C_O_OPT] + x]
+            if n == 0:
+                g[G_PHASE] = PH_EXEC
+            elif decide(g, h, lg, C, tab, atoms, K_COPY, p):
                 return
         elif ph == PH_UNITS:
             r = g[G_LEFT]
