@@ -175,13 +175,15 @@ def gain_points(g, p, n, C, tab):
 @kernel
 def pay_cost(g, p, C, tab, w, r, pp):
     """``pay``, then Lexander's permanent effect: per purple crystal paid for a cost, 1 white
-    crystal and 1 point (RC-R230, RC-R231, RC-A48: conversions do not count). False when the
-    points pass an upgrade symbol (not compiled: the caller stops)."""
+    crystal and 1 point (RC-R230, RC-R231, RC-A48: conversions do not count, neither a purple
+    converted down nor one made from reds for this payment: only purples held count). False
+    when the points pass an upgrade symbol (not compiled: the caller stops)."""
+    held = min(pp, g[seat(p) + P_CR + 2])
     pay(g, p, C, w, r, pp)
     lex = C[C_LEX]
-    if pp > 0 and lex >= 0 and g[seat(p) + P_OWN + lex] == 1:
-        g[seat(p) + P_CR] += pp
-        return gain_points(g, p, pp, C, tab)
+    if held > 0 and lex >= 0 and g[seat(p) + P_OWN + lex] == 1:
+        g[seat(p) + P_CR] += held
+        return gain_points(g, p, held, C, tab)
     return True
 
 
