@@ -37,11 +37,13 @@ BITS_MAX = 31       # camps (6) and sanctuaries (6): one bit each in an int32 co
 # ---- decision kinds (``G_KIND``; names = the model doc's ``kind`` strings) ---------------------
 KIND_NAMES = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end",
               "path", "goal", "place", "crystal", "buy", "sell", "sell_count", "copy", "units", "track", "item", "pay_move", "move_from", "move_to",
-              "move_count", "payment", "key", "dev", "dev_field", "sanctuary", "stone", "monument_tile", "stopped")
+              "move_count", "payment", "key", "dev", "dev_field", "sanctuary", "stone", "monument_tile",
+              "explore", "rotation", "stopped")
 K_DONE = -1
 (K_DRAFT, K_START_FIELD, K_MAIN, K_EFFECT, K_EVENT, K_PRODUCE, K_RECHARGE, K_TURN_END, K_PATH, K_GOAL,
  K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, K_COPY, K_UNITS, K_TRACK, K_ITEM, K_PAY_MOVE, K_MOVE_FROM,
- K_MOVE_TO, K_MOVE_COUNT, K_PAYMENT, K_KEY, K_DEV, K_DEV_FIELD, K_SANCTUARY, K_STONE, K_MON_TILE, K_STOP) = range(31)
+ K_MOVE_TO, K_MOVE_COUNT, K_PAYMENT, K_KEY, K_DEV, K_DEV_FIELD, K_SANCTUARY, K_STONE, K_MON_TILE,
+ K_EXPLORE, K_ROTATION, K_STOP) = range(33)
 # K_STOP: the game reached a rule the kernel does not compile yet (docs/recall_engine.md); G_STOP says which
 
 # ---- program counter (``G_PHASE``) ---------------------------------------------------------------
@@ -50,7 +52,7 @@ K_DONE = -1
  PH_BUY, PH_SELL, PH_SELL_COUNT, PH_COPY, PH_UNITS, PH_KTRACK, PH_KSTEP, PH_ITEM, PH_KBONUS,
  PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, PH_PAYMENT, PH_ART_EVENT, PH_KEY, PH_STOP,
  PH_DONE, PH_DEV, PH_DEV_FIELD, PH_SANCTUARY, PH_STONE, PH_MON_TILE, PH_DEV_PAY, PH_DEV_CRYSTAL,
- PH_DEV_NEXT, PH_SANCT_EVENT, PH_EXC_EVENT, PH_CAMP_EVENT) = range(47)
+ PH_DEV_NEXT, PH_SANCT_EVENT, PH_EXC_EVENT, PH_CAMP_EVENT, PH_EXPLORE, PH_ROTATION, PH_EXPLORE_NEXT) = range(50)
 # why a game stopped (``G_STOP``)
 STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring", "guard")
 PEND_MAX = 16       # pending effects of a turn
@@ -136,8 +138,10 @@ G_DEV_K = G_DEV_F + 1
 G_DEV_STEP = G_DEV_K + 1         # its next stage, the phase it returns to, 1 if Exoskelet paid (RC-R245)
 G_DEV_RET = G_DEV_STEP + 1
 G_DEV_EXO = G_DEV_RET + 1
-G_HERE = G_DEV_EXO + 1           # the field a reward belongs to (``FH``: a follower "on this field")
-SEAT0 = G_HERE + 1
+G_HERE = G_DEV_EXO + 1           # the field a reward belongs to + 1 (``FH``: a follower "on this field"), 0 none
+G_EXP_SLOT = G_HERE + 1          # the slot being explored and the phase the exploration returns to
+G_EXP_RET = G_EXP_SLOT + 1
+SEAT0 = G_EXP_RET + 1
 
 # ---- per-seat columns (offsets inside a seat block) -------------------------------------------------
 P_SCORE = 0
@@ -171,7 +175,8 @@ P_SANCT = P_BLD + F_MAX          # bit i: sanctuary i (top first) built, off the
 P_WS = P_SANCT + 1               # [3] workshops built per terrain column (bottom first, RC-R132)
 P_MON = P_WS + 3                 # monuments built (bottom first, RC-R138)
 P_CAMPS = P_MON + 1              # bit c: camp c's reward received (RC-R145)
-SW = P_CAMPS + 1
+P_EXPL = P_CAMPS + 1             # statistics: tiles explored (rc_explorations)
+SW = P_EXPL + 1
 W = SEAT0 + MAXP * SW
 
 # ---- hidden columns --------------------------------------------------------------------------------
@@ -181,7 +186,8 @@ H_GREY = H_GREEN + DECK_MAX      # [DECK_MAX]
 H_GOALS = H_GREY + DECK_MAX      # [MAXP, 3] goal cards per seat (-1 none)
 H_OLDT = H_GOALS + 3 * MAXP      # [TRIBES_MAX] the "old_tribes" permutation
 H_OLDI = H_OLDT + TRIBES_MAX     # [ITEMS_MAX] the "old_items" permutation
-H = H_OLDI + ITEMS_MAX
+H_BAGKEY = H_OLDI + ITEMS_MAX    # [2] the "bag" stream key (``bag_key``) as two int32 halves, low first
+H = H_BAGKEY + 2
 
 
 def seat_col(p: int, c: int) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, draft, queue, knowledge, movement, dev, turn
+from sim.games.recall.kernel import common, draft, queue, knowledge, movement, dev, explore, turn
 from sim.games.recall.kernel.common import (
     A_ARG, A_END, A_ITEM, A_N, A_OP, A_OPTION, A_P, A_R, A_RECALL, A_W, C_AUTO, C_COPY_EVER,
     C_DRAFT, C_EXO, C_KEEP3, C_MAXDEC, C_NGOAL_SP, C_NGREEN, C_NGREY, C_NPATH_SP, C_NPROD,
@@ -24,6 +24,7 @@ from sim.games.recall.kernel.knowledge import items_left, knowledge_step
 from sim.games.recall.kernel.movement import (
     artifact_cost, exo_usable, move_targets, need_at, pay_followers, take_artifact)
 from sim.games.recall.kernel.dev import apply_dev, dev_node, production_visible
+from sim.games.recall.kernel.explore import apply_explore, explore_node
 from sim.games.recall.kernel.turn import (
     after_event, end_turn, event_mask, event_of, free_actions, main_mask, recharge,
     use_event_ability)
@@ -33,17 +34,17 @@ from sim.games.recall.state import (
     G_MOVES, G_MTO, G_NF, G_NP, G_OLD_ITEMS, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_PROD_LEFT,
     G_PROD_USED, G_QI, G_QN, G_RECHARGED, G_RET, G_ROUND, G_SAVE_RET, G_SELLF, G_SUBRET,
     G_TURN_DEC, G_YELLOW, H_GOALS, H_GREEN, H_GREY, K_BUY, K_COPY, K_CRYSTAL, K_DONE, K_DRAFT,
-    K_EFFECT, K_EVENT, K_GOAL, K_ITEM, K_KEY, K_MAIN, K_MOVE_COUNT, K_MOVE_FROM, K_MOVE_TO, K_PATH,
-    K_PAYMENT, K_PAY_MOVE, K_PLACE, K_PRODUCE, K_RECHARGE, K_SELL, K_SELL_COUNT, K_START_FIELD,
-    K_STOP, K_TRACK, K_TURN_END, K_UNITS, PEND_W, PH_BONUS_EVENT, PH_BUY, PH_COPY, PH_CRYSTAL,
-    PH_DEV, PH_DEV_NEXT, PH_DONE, PH_DRAFT, PH_EFFECT, PH_EXEC, PH_GOAL, PH_ITEM, PH_KEY,
-    PH_KEY_EVENT, PH_KSTEP, PH_KTRACK, PH_MAIN, PH_MOVE_COUNT, PH_MOVE_FROM, PH_MOVE_TO, PH_NEXT,
-    PH_OLD, PH_PATH, PH_PAYMENT, PH_PAY_MOVE, PH_PLACE, PH_PRODUCE, PH_PROD_EVENT, PH_RECHARGE,
-    PH_SELL, PH_SELL_COUNT, PH_SOLO, PH_STOP, PH_TURN, PH_TURN_END, PH_UNITS, P_AVAIL, P_BLD,
-    P_CHESTS, P_CR, P_EVER, P_FOL, P_OWN, P_PATHS, P_PLAYS, P_RECALLS, P_SLOT, P_START,
-    P_STEPS_LOST, P_SUPPLY, P_TRK)
+    K_EFFECT, K_EVENT, K_EXPLORE, K_GOAL, K_ITEM, K_KEY, K_MAIN, K_MOVE_COUNT, K_MOVE_FROM,
+    K_MOVE_TO, K_PATH, K_PAYMENT, K_PAY_MOVE, K_PLACE, K_PRODUCE, K_RECHARGE, K_ROTATION, K_SELL,
+    K_SELL_COUNT, K_START_FIELD, K_STOP, K_TRACK, K_TURN_END, K_UNITS, PEND_W, PH_BONUS_EVENT,
+    PH_BUY, PH_COPY, PH_CRYSTAL, PH_DEV, PH_DEV_NEXT, PH_DONE, PH_DRAFT, PH_EFFECT, PH_EXEC,
+    PH_EXPLORE, PH_EXPLORE_NEXT, PH_GOAL, PH_ITEM, PH_KEY, PH_KEY_EVENT, PH_KSTEP, PH_KTRACK,
+    PH_MAIN, PH_MOVE_COUNT, PH_MOVE_FROM, PH_MOVE_TO, PH_NEXT, PH_OLD, PH_PATH, PH_PAYMENT,
+    PH_PAY_MOVE, PH_PLACE, PH_PRODUCE, PH_PROD_EVENT, PH_RECHARGE, PH_SELL, PH_SELL_COUNT, PH_SOLO,
+    PH_STOP, PH_TURN, PH_TURN_END, PH_UNITS, P_AVAIL, P_BLD, P_CHESTS, P_CR, P_EVER, P_FOL, P_OWN,
+    P_PATHS, P_PLAYS, P_RECALLS, P_SLOT, P_START, P_STEPS_LOST, P_SUPPLY, P_TRK)
 
-kernel_cache.watch(__file__, st, common, draft, queue, knowledge, movement, dev, turn)
+kernel_cache.watch(__file__, st, common, draft, queue, knowledge, movement, dev, explore, turn)
 
 
 @kernel
@@ -65,6 +66,8 @@ def apply(g, h, C, tab, atoms, a):
             g[G_PHASE] = after_event(g[G_PHASE])
         else:
             use_event_ability(g, a - C[C_O_USE], C, tab, atoms)
+    elif k == K_EXPLORE or k == K_ROTATION:
+        apply_explore(g, h, C, tab, k, a)
     elif g[G_PHASE] >= PH_DEV and g[G_PHASE] <= PH_DEV_NEXT:      # a development decision
         apply_dev(g, C, tab, k, a)
     elif free:                                              # RC-A70: then the same node again
@@ -358,6 +361,10 @@ def advance(g, h, lg, C, tab, atoms):
         elif ph == PH_MAIN:
             main_mask(g, lg, C, tab, atoms, p)
             if decide(g, h, lg, C, tab, atoms, K_MAIN, p):
+                return
+        elif ph >= PH_EXPLORE and ph <= PH_EXPLORE_NEXT:
+            kind = explore_node(g, lg, C, tab, atoms, p)
+            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
                 return
         elif ph >= PH_DEV and ph <= PH_DEV_NEXT:
             kind = dev_node(g, lg, C, tab, atoms, p)

@@ -8,13 +8,15 @@ from sim.games.recall import state as st
 from sim.games.recall.kernel import common
 from sim.games.recall.kernel.common import (
     A_ALT, A_ARG, A_ITEM, A_N, A_OP, A_P, A_R, A_W, C_T_BASE, C_T_EROWS, C_T_UPG, OP_BUY, OP_CHEST,
-    OP_COPY, OP_CRYSTAL, OP_DEV, OP_F, OP_FH, OP_K, OP_KEY, OP_MOVE, OP_PAYOPT, OP_PP, OP_SELL,
-    OP_UNITS, OP_UPC, OP_VP, S_PICK, S_REWARD, gain_points, kernel, payable, seat, start_dev, stop)
+    OP_COPY, OP_CRYSTAL, OP_DEV, OP_EXPLORE, OP_F, OP_FH, OP_K, OP_KEY, OP_MOVE, OP_PAYOPT, OP_PP,
+    OP_SELL, OP_UNITS, OP_UPC, OP_VP, S_PICK, S_REWARD, gain_points, kernel, payable, seat,
+    start_dev, stop)
 from sim.games.recall.state import (
-    G_ACTIVE, G_CHEST_N, G_CHEST_TOP, G_HERE, G_KLEFT, G_KTRACK, G_LEFT, G_MOVES, G_OWNER, G_PEND,
-    G_PEND_N, G_PHASE, G_Q, G_QI, G_QN, G_RET, G_SUBRET, H_CHEST, PEND_MAX, PEND_W, PH_BUY,
-    PH_COPY, PH_CRYSTAL, PH_EXEC, PH_KEY, PH_KSTEP, PH_KTRACK, PH_MOVE_FROM, PH_PAY_MOVE, PH_PLACE,
-    PH_SELL, PH_UNITS, P_CHESTS, P_CR, P_FOL, P_PURPLE, P_SUPPLY, P_UPG, Q_MAX)
+    G_ACTIVE, G_CHEST_N, G_CHEST_TOP, G_EXP_RET, G_HERE, G_KLEFT, G_KTRACK, G_LEFT, G_MOVES,
+    G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_Q, G_QI, G_QN, G_RET, G_SUBRET, H_CHEST, PEND_MAX,
+    PEND_W, PH_BUY, PH_COPY, PH_CRYSTAL, PH_EXEC, PH_EXPLORE, PH_KEY, PH_KSTEP, PH_KTRACK,
+    PH_MOVE_FROM, PH_PAY_MOVE, PH_PLACE, PH_SELL, PH_UNITS, P_CHESTS, P_CR, P_FOL, P_PURPLE,
+    P_SUPPLY, P_UPG, Q_MAX)
 
 kernel_cache.watch(__file__, st, common)
 
@@ -78,7 +80,7 @@ def remove_pending(g, i):
 def compiled_atom(op):
     return (op == OP_CRYSTAL or op == OP_VP or op == OP_PP or op == OP_CHEST or op == OP_F or op == OP_UPC
             or op == OP_BUY or op == OP_SELL or op == OP_COPY or op == OP_UNITS or op == OP_K or op == OP_MOVE
-            or op == OP_PAYOPT or op == OP_KEY or op == OP_DEV or op == OP_FH)
+            or op == OP_PAYOPT or op == OP_KEY or op == OP_DEV or op == OP_FH or op == OP_EXPLORE)
 
 
 @kernel
@@ -123,7 +125,7 @@ def queue_reward(g, e, ret, C, tab, atoms, at_once):
     for r in range(r0, r1):
         alone = (r == r0 or atoms[r - 1, A_ITEM] != atoms[r, A_ITEM]) and (r + 1 == r1 or atoms[r + 1, A_ITEM] != atoms[r, A_ITEM])
         op = atoms[r, A_OP]
-        if not alone or not compiled_atom(op) or op == OP_COPY or op == OP_UNITS or op == OP_PAYOPT or op == OP_DEV:
+        if not alone or not compiled_atom(op) or op == OP_COPY or op == OP_UNITS or op == OP_PAYOPT or op == OP_DEV or op == OP_EXPLORE:
             return False
         if op == OP_MOVE and not at_once:
             return False
@@ -201,6 +203,12 @@ def execute(g, h, C, tab, atoms):
                 stop(g, S_PICK)
                 return
         start_dev(g, g[G_RET])
+    elif op == OP_EXPLORE:                            # RC-R106: kernel/explore.py
+        if g[G_QI] < g[G_QN]:                         # an outer queue still running: not compiled
+            stop(g, S_PICK)
+            return
+        g[G_EXP_RET] = g[G_RET]
+        g[G_PHASE] = PH_EXPLORE
     elif op == OP_KEY:                                # RC-R191: one card of that colour from the offer
         g[G_LEFT] = atoms[r, A_ARG]
         g[G_PHASE] = PH_KEY
