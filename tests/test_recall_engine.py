@@ -11,6 +11,7 @@ import pytest
 
 from sim.core.game import IllegalActionError, take
 from sim.games.recall import engine, kernel
+from sim.games.recall.kernel import frames
 from sim.games.recall import state as st
 from sim.games.recall.config import Config
 from sim.games.recall.content import load_content
@@ -372,9 +373,8 @@ def test_knowledge_steps_one_at_a_time_fifth_field_unlocks_rc_a12_rc_r167_rc_r16
     g = s.m[0]
     b = st.seat_col(0, 0)
     g[b + st.P_TRK + 1] = 4
-    g[st.G_KTRACK], g[st.G_KLEFT] = 1, 1
-    g[st.G_QN] = g[st.G_QI] = 0
-    g[st.G_RET] = st.PH_TURN_END
+    frames.push_frame(g, -1, st.PH_TURN_END, 0, -1, -1)          # then the turn's end
+    g[st.G_KTRACK], g[st.G_KLEFT], g[st.G_KEACH] = 1, 1, 0
     g[st.G_PHASE] = st.PH_KSTEP
     _run(s)
     old = int(g[st.G_OLD_TRIBE + 1])
@@ -387,9 +387,8 @@ def test_steps_beyond_the_end_are_lost_rc_r161():
     g = s.m[0]
     b = st.seat_col(0, 0)
     g[b + st.P_TRK] = 10
-    g[st.G_KTRACK], g[st.G_KLEFT] = 0, 2
-    g[st.G_QN] = g[st.G_QI] = 0
-    g[st.G_RET] = st.PH_TURN_END
+    frames.push_frame(g, -1, st.PH_TURN_END, 0, -1, -1)
+    g[st.G_KTRACK], g[st.G_KLEFT], g[st.G_KEACH] = 0, 2, 0
     g[st.G_PHASE] = st.PH_KSTEP
     _run(s)
     assert g[b + st.P_TRK] == 10 and g[b + st.P_STEPS_LOST] == 2
@@ -407,10 +406,14 @@ def test_a_move_enters_land_never_water_or_a_face_down_tile_rc_a62():
         assert terr.move and (slot < 0 or g[st.G_UP + slot] == 1)
 
 
-def test_the_turn_guard_stops_at_the_decision_after_the_limit_rc_a68():
+def test_the_turn_guard_ends_the_turn_at_the_decision_after_the_limit_rc_a68():
+    """RC-A68: the 1st asked decision was main; at the next one (the pending list of W0 in A) the
+    turn ends, its pending items are dropped, the guard hit is counted; seat 1 plays on."""
     t, s = _at_main(max_decisions_per_turn=1)
-    engine.step(s, [t.action_names.index("play:W0:A")])             # the 1st asked decision was main
-    assert s.m[0, st.G_KIND] == st.K_STOP and st.STOP_REASONS[s.m[0, st.G_STOP]] == "guard"
+    engine.step(s, [t.action_names.index("play:W0:A")])
+    g = s.m[0]
+    assert g[st.G_GUARD] == 1 and g[st.G_PEND_N] == 0 and g[st.G_FR_N] == 0
+    assert st.KIND_NAMES[g[st.G_KIND]] == "main" and g[st.G_DEC] == 1
 
 
 def test_the_last_space_ends_the_game_and_outcome_uses_final_scoring_rc_r7_rc_a53():

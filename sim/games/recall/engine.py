@@ -120,6 +120,7 @@ def build_tables(config, content: Content) -> Tables:
         (kernel.C_T_TMOVE, [int(x.move) for x in content.map.terrains]),
         (kernel.C_T_ACOST, list(content.board.artifact_rows.follower_cost)),
         (kernel.C_T_YELLOW, [i for i, k in enumerate(content.key_cards) if KEY_COLOURS[k.colour] == "yellow"]),
+        (kernel.C_T_KCOLOUR, [k.colour for k in content.key_cards]),
         (kernel.C_T_COVERED, [eid[("covered", c, col)] for c, row in enumerate(content.board.artifact_rows.covered)
                               for col in range(len(row))]),
         *_development_tables(content, board, eid),
@@ -274,6 +275,7 @@ def _setup_one(t: Tables, board, g: np.ndarray, h: np.ndarray, seed: int, game: 
         up = min(shown, len(deck))
         _put(g, col, list(deck[:up]) + [-1] * (3 - up))
         g[top] = up
+    g[st.G_GREEN_END] = len(d.green_deck)
     _put(g, st.G_MON_DISP, d.monument_tiles)
     _put(g, st.G_LIGHT, d.light_tokens)
     _put(g, st.G_DARK, d.dark_tokens)
@@ -328,7 +330,10 @@ def _setup_one(t: Tables, board, g: np.ndarray, h: np.ndarray, seed: int, game: 
     r_t, r_i = len(ct.tribes) - n, len(ct.items) - n
     _put(h, st.H_OLDT, rng.permutations(keys("old_tribes"), r_t)[0])
     _put(h, st.H_OLDI, rng.permutations(keys("old_items"), r_i)[0])
-    g[st.G_CARD] = g[st.G_FIELD] = g[st.G_SAVE_RET] = -1
+    for k in range(1, st.CHEST_RESHUFFLES + 1):             # RC-A27: the k-th reshuffle's key
+        key = int(rng.stream_keys(seed, [game], "chests", k)[0])
+        _put(h, st.H_CHEST_KEYS + 4 * (k - 1), [(key >> (16 * w)) & 0xFFFF for w in range(4)])
+    g[st.G_CARD] = g[st.G_FIELD] = g[st.G_KUP] = -1
     for p in range(n):
         b = st.SEAT0 + p * st.SW
         _put(g, b + st.P_UPG, [-1] * 6)
@@ -342,7 +347,8 @@ def setup(t: Tables, game_ids, seed: int) -> st.State:
     s = st.empty_state(t, len(game_ids))
     s.gid[:] = game_ids
     s.bag_key[:] = rng.stream_keys(seed, game_ids, "bag")
-    s.hidden[:, st.H_BAGKEY:st.H_BAGKEY + 2] = s.bag_key.view(np.int32).reshape(-1, 2)   # read by the kernel
+    for w in range(4):                                     # the kernel's copy (kernel/explore.py)
+        s.hidden[:, st.H_BAGKEY + w] = (s.bag_key >> np.uint64(16 * w)) & np.uint64(0xFFFF)
     board = build_board(t.content.map)
     for b, game in enumerate(game_ids):
         _setup_one(t, board, s.m[b], s.hidden[b], seed, int(game))

@@ -38,12 +38,12 @@ BITS_MAX = 31       # camps (6) and sanctuaries (6): one bit each in an int32 co
 KIND_NAMES = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end",
               "path", "goal", "place", "crystal", "buy", "sell", "sell_count", "copy", "units", "track", "item", "pay_move", "move_from", "move_to",
               "move_count", "payment", "key", "dev", "dev_field", "sanctuary", "stone", "monument_tile",
-              "explore", "rotation", "stopped")
+              "choose", "order", "free", "display", "keyup", "slot", "explore", "rotation", "stopped")
 K_DONE = -1
 (K_DRAFT, K_START_FIELD, K_MAIN, K_EFFECT, K_EVENT, K_PRODUCE, K_RECHARGE, K_TURN_END, K_PATH, K_GOAL,
  K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, K_COPY, K_UNITS, K_TRACK, K_ITEM, K_PAY_MOVE, K_MOVE_FROM,
  K_MOVE_TO, K_MOVE_COUNT, K_PAYMENT, K_KEY, K_DEV, K_DEV_FIELD, K_SANCTUARY, K_STONE, K_MON_TILE,
- K_EXPLORE, K_ROTATION, K_STOP) = range(33)
+ K_CHOOSE, K_ORDER, K_FREE, K_DISPLAY, K_KEYUP, K_SLOT, K_EXPLORE, K_ROTATION, K_STOP) = range(39)
 # K_STOP: the game reached a rule the kernel does not compile yet (docs/recall_engine.md); G_STOP says which
 
 # ---- program counter (``G_PHASE``) ---------------------------------------------------------------
@@ -52,13 +52,16 @@ K_DONE = -1
  PH_BUY, PH_SELL, PH_SELL_COUNT, PH_COPY, PH_UNITS, PH_KTRACK, PH_KSTEP, PH_ITEM, PH_KBONUS,
  PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, PH_PAYMENT, PH_ART_EVENT, PH_KEY, PH_STOP,
  PH_DONE, PH_DEV, PH_DEV_FIELD, PH_SANCTUARY, PH_STONE, PH_MON_TILE, PH_DEV_PAY, PH_DEV_CRYSTAL,
- PH_DEV_NEXT, PH_SANCT_EVENT, PH_EXC_EVENT, PH_CAMP_EVENT, PH_EXPLORE, PH_ROTATION, PH_EXPLORE_NEXT) = range(50)
+ PH_DEV_NEXT, PH_SANCT_EVENT, PH_EXC_EVENT, PH_CAMP_EVENT, PH_CHOOSE, PH_ORDER, PH_FREE, PH_DISPLAY,
+ PH_KEYUP, PH_SLOT, PH_EXPLORE, PH_ROTATION, PH_EXPLORE_NEXT) = range(56)
 # why a game stopped (``G_STOP``)
-STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring", "guard")
+STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring")
 PEND_MAX = 16       # pending effects of a turn
 PEND_W = 4          # per pending effect: effect index, item index, owner field letter (-1 the card),
                     # kind: 0 the item as written, 1 a DEV:1 split off, 2 + m a MOVE:m of UNITS
-Q_MAX = 8           # atoms queued for the atom executor (``PH_EXEC``)
+FR_MAX = 8          # nested rewards being resolved (frames of ``PH_EXEC``, kernel/frames.py)
+CHEST_RESHUFFLES = 8   # chest reshuffles the hidden keys are drawn for (RC-A27)
+ALT_KIND = 64       # pending kind ALT_KIND + j: alternative j of the item, already chosen
 
 # ---- per-game columns ------------------------------------------------------------------------------
 G_KIND = 0          # decision kind, -1 = over
@@ -115,11 +118,8 @@ G_RECHARGED = G_GUARD + 1        # 1 after this turn's recharge (RC-R45)
 G_PROD_LEFT = G_RECHARGED + 1    # production activations left in this recall
 G_PROD_USED = G_PROD_LEFT + 1    # bit mask of production fields used in this recall
 G_STOP = G_PROD_USED + 1         # STOP_REASONS index of a stopped game
-G_Q = G_STOP + 1                 # [Q_MAX, 2] atoms to execute for the active seat: atom row, count
-G_QN = G_Q + 2 * Q_MAX           # atoms queued
-G_QI = G_QN + 1                  # next atom to execute
-G_RET = G_QI + 1                 # phase to return to when the queue is done
-G_LEFT = G_RET + 1               # what is left of the atom being executed (UPC steps, followers to place)
+G_FR_N = G_STOP + 1              # reward frames open (kernel/frames.py)
+G_LEFT = G_FR_N + 1              # what is left of the atom being executed (UPC steps, followers to place)
 G_SELLF = G_LEFT + 1             # field chosen at ``sell``
 G_OWNER = G_SELLF + 1            # owner letter of the item being resolved (COPY, UNITS)
 G_SUBRET = G_OWNER + 1           # phase a ``place`` returns to (the queue, or a knowledge step)
@@ -130,8 +130,7 @@ G_MOVES = G_THIRD + 3            # moves left of the movement being made, its so
 G_MFROM = G_MOVES + 1
 G_MTO = G_MFROM + 1
 G_MCOUNT = G_MTO + 1             # followers of the group that entered G_MTO
-G_SAVE_RET = G_MCOUNT + 1        # the outer queue's return phase while an artifact's reward runs
-F_MONTILE = G_SAVE_RET + 1       # [F_MAX] monument tile lying on an area monument field + 1 (0 none)
+F_MONTILE = G_MCOUNT + 1         # [F_MAX] monument tile lying on an area monument field + 1 (0 none)
 G_DEV_T = F_MONTILE + F_MAX      # the development action being made: type (DEV_TYPES of kernel/dev.py),
 G_DEV_F = G_DEV_T + 1            # its field, its choice (sanctuary position / stone colour),
 G_DEV_K = G_DEV_F + 1
@@ -141,7 +140,24 @@ G_DEV_EXO = G_DEV_RET + 1
 G_HERE = G_DEV_EXO + 1           # the field a reward belongs to + 1 (``FH``: a follower "on this field"), 0 none
 G_EXP_SLOT = G_HERE + 1          # the slot being explored and the phase the exploration returns to
 G_EXP_RET = G_EXP_SLOT + 1
-SEAT0 = G_EXP_RET + 1
+G_KEACH = G_EXP_RET + 1             # KEACH:n: steps for each of the tracks after G_KTRACK (0 = a plain K)
+G_CHROW = G_KEACH + 1            # first atom row of the item being chosen (``choose``)
+G_KUP = G_CHROW + 1              # KEYUP: the card being upgraded (slot s, or 6 + available kind), -1 a plain KEY
+G_ART_RET = G_KUP + 1            # phase after the ``artifact`` window (a movement goes on, or the reward)
+G_GREEN_END = G_ART_RET + 1      # green cards put into the deck so far (its bottom, RC-R195)
+G_CHEST_DN = G_GREEN_END + 1     # chest tiles on the discard pile, and their kinds in discard order
+G_CHEST_DISC = G_CHEST_DN + 1    # [CHEST_MAX]
+G_CHEST_K = G_CHEST_DISC + CHEST_MAX   # reshuffles so far (RC-A27)
+# registers an atom in progress keeps while a nested reward runs (saved in its frame)
+REGS = (G_LEFT, G_SUBRET, G_SELLF, G_OWNER, G_KTRACK, G_KLEFT, G_KEACH, G_MOVES, G_MFROM, G_MTO,
+        G_MCOUNT, G_KUP, G_ART_RET, G_DEV_T, G_DEV_F, G_DEV_K, G_DEV_STEP, G_DEV_RET, G_DEV_EXO, G_HERE,
+        G_EXP_SLOT, G_EXP_RET)
+FR_E, FR_DONE, FR_RET, FR_ONCE, FR_ITEM, FR_ALT, FR_REGS = range(7)
+FR_W = FR_REGS + len(REGS)       # per frame: effect, items done (bits), return phase, action atoms
+                                 # at once, the one item resolved (-1 the whole reward), its
+                                 # alternative (-1 ask), the saved registers
+G_FR = G_CHEST_K + 1             # [FR_MAX, FR_W]
+SEAT0 = G_FR + FR_MAX * FR_W
 
 # ---- per-seat columns (offsets inside a seat block) -------------------------------------------------
 P_SCORE = 0
@@ -186,8 +202,9 @@ H_GREY = H_GREEN + DECK_MAX      # [DECK_MAX]
 H_GOALS = H_GREY + DECK_MAX      # [MAXP, 3] goal cards per seat (-1 none)
 H_OLDT = H_GOALS + 3 * MAXP      # [TRIBES_MAX] the "old_tribes" permutation
 H_OLDI = H_OLDT + TRIBES_MAX     # [ITEMS_MAX] the "old_items" permutation
-H_BAGKEY = H_OLDI + ITEMS_MAX    # [2] the "bag" stream key (``bag_key``) as two int32 halves, low first
-H = H_BAGKEY + 2
+H_CHEST_KEYS = H_OLDI + ITEMS_MAX  # [CHEST_RESHUFFLES, 4] key of the k-th reshuffle (k = 1 ..), 16 bits a word, low first
+H_BAGKEY = H_CHEST_KEYS + 4 * CHEST_RESHUFFLES   # [4] the "bag" stream key (``bag_key``), 16 bits a word, low first
+H = H_BAGKEY + 4
 
 
 def seat_col(p: int, c: int) -> int:

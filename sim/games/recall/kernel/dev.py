@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, queue, movement
+from sim.games.recall.kernel import common, frames, chests, queue, movement
 from sim.games.recall.kernel.common import (
     A_END, C_EXC_TERR, C_EXO, C_NMON, C_NSANCT, C_O_FIELD, C_O_OPT, C_O_USE, C_T_CAMP, C_T_EXC,
     C_T_FSLOT, C_T_MONCOST, C_T_MTILE, C_T_NEIGH, C_T_PROD_BLD, C_T_PROD_COL, C_T_PROD_POS,
     C_T_SANCT, C_T_TBLD, C_T_TCOL, C_T_TKEY, C_T_WSCOST, C_T_WSN, C_WSW, S_REWARD, clear_event,
     kernel, pay_ability, pay_cost, payable, seat, stop)
-from sim.games.recall.kernel.queue import queue_reward, start_queue
+from sim.games.recall.kernel.queue import atom_frame, queue_reward
 from sim.games.recall.kernel.movement import exo_usable, face_up, pay_followers
 from sim.games.recall.state import (
     F_CAMP, F_MONTILE, F_SITE, F_TERR, G_ACTIVE, G_DEV_EXO, G_DEV_F, G_DEV_K, G_DEV_RET,
@@ -29,7 +29,7 @@ from sim.games.recall.state import (
     PH_MON_TILE, PH_SANCTUARY, PH_SANCT_EVENT, PH_STONE, P_BLD, P_CAMPS, P_CR, P_FOL, P_MON,
     P_SANCT, P_SKILL, P_STONES, P_SUPPLY, P_WS)
 
-kernel_cache.watch(__file__, st, common, queue, movement)
+kernel_cache.watch(__file__, st, common, frames, chests, queue, movement)
 
 DEV_SANCT, DEV_WORKSHOP, DEV_MONUMENT, DEV_EXCAVATE, DEV_CRYSTAL = range(5)   # ``opt:t`` of ``dev``
 (DS_PAY, DS_COST, DS_GAIN, DS_TILE, DS_EXC_WINDOW, DS_CAMPS, DS_END) = range(7)
@@ -259,7 +259,7 @@ def dev_next(g, C, tab, atoms):
             g[b + P_WS + col] += 1
             g[b + P_BLD + f] = 1 + DEV_WORKSHOP
             g[G_DEV_STEP] = DS_CAMPS
-            start_queue(g, PH_DEV_NEXT)
+            atom_frame(g, PH_DEV_NEXT)
             g[G_LEFT] = tab[C[C_T_TKEY] + g[F_TERR + f]]
             g[G_PHASE] = PH_KEY
         elif t == DEV_MONUMENT:                      # RC-R137..R143
@@ -278,7 +278,7 @@ def dev_next(g, C, tab, atoms):
             g[b + P_SKILL] += 1
             g[b + P_STONES + c] += 1
             g[G_DEV_STEP] = DS_EXC_WINDOW
-            start_queue(g, PH_DEV_NEXT)
+            atom_frame(g, PH_DEV_NEXT)
             g[G_KTRACK] = c
             g[G_KLEFT] = steps
             g[G_PHASE] = PH_KSTEP

@@ -14,35 +14,26 @@ import numpy as np
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, queue
+from sim.games.recall.kernel import common, frames, chests, queue
 from sim.games.recall.kernel.common import (
     C_EXC_TERR, C_O_OPT, C_PER_SITE, C_T_CAMP, C_T_NEIGH, C_T_SADJ, C_T_TILE, S_REWARD,
     clear_event, gain_points, kernel, seat, stop)
+from sim.games.recall.kernel.chests import bits
 from sim.games.recall.kernel.queue import queue_reward
 from sim.games.recall.state import (
     F_ART, F_CAMP, F_PIGS, F_SITE, F_START, F_TERR, G_ACTIVE, G_BAGK, G_BAG_ART, G_BAG_STONE,
     G_EXP_RET, G_EXP_SLOT, G_HERE, G_NP, G_PHASE, G_ROT, G_TILE, G_UP, H_BAGKEY, K_EXPLORE,
     K_ROTATION, PH_EXPLORE, PH_EXPLORE_NEXT, PH_ROTATION, P_BLD, P_CAMPS, P_EXPL, P_FOL, S_MAX)
 
-kernel_cache.watch(__file__, st, common, queue)
+kernel_cache.watch(__file__, st, common, frames, chests, queue)
 
 T_TERR, T_PIGS, T_CAMP, T_START, T_ART = range(5)     # the per-position columns of C_T_TILE [tile, 7, 5]
 
 
 @kernel
-def mix(x):
-    """SplitMix64's finaliser, bit for bit ``sim.core.rng._mix``."""
-    z = x + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@kernel
 def uniform(key, k):
     """``sim.core.rng.uniform(key, k)`` for one key."""
-    x = mix(key ^ mix(np.uint64(k)))
-    return np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return np.float64(bits(key, k) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @kernel
@@ -93,8 +84,11 @@ def tile_field(k, pos, rot):
 
 @kernel
 def bag_key(h):
-    """The game's ``bag`` stream key, kept in two hidden columns (``engine.setup``)."""
-    return (np.uint64(np.uint32(h[H_BAGKEY + 1])) << np.uint64(32)) | np.uint64(np.uint32(h[H_BAGKEY]))
+    """The game's ``bag`` stream key from its four 16-bit words (``engine.setup``)."""
+    key = np.uint64(0)
+    for w in range(4):
+        key |= np.uint64(h[H_BAGKEY + w]) << np.uint64(16 * w)
+    return key
 
 
 @kernel

@@ -5,21 +5,25 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, draft, queue, knowledge, movement, dev, explore, turn
+from sim.games.recall.kernel import (
+    common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore, turn)
 from sim.games.recall.kernel.common import (
-    A_ARG, A_END, A_ITEM, A_N, A_OP, A_OPTION, A_P, A_R, A_RECALL, A_W, C_AUTO, C_COPY_EVER,
-    C_DRAFT, C_EXO, C_KEEP3, C_MAXDEC, C_NGOAL_SP, C_NGREEN, C_NGREY, C_NPATH_SP, C_NPROD,
-    C_NYELLOW, C_O_CHEST, C_O_COUNT, C_O_FIELD, C_O_OPT, C_O_PICK, C_O_PLAY, C_O_RING, C_O_USE,
-    C_PER_STACK, C_SPACES, C_START1, C_START2, C_TRK_LAST, C_T_ABEFF, C_T_CHEST, C_T_DARK,
-    C_T_EROWS, C_T_EVT, C_T_GOAL, C_T_GOAL_SP, C_T_ITEM_AB, C_T_KEY, C_T_OPTS, C_T_PATH_SP,
-    C_T_PROD, C_T_YELLOW, C_U, DRAFT_RANDOM, S_ABILITY, S_FREE, S_GUARD, S_PICK, S_PRODUCTION,
-    S_REWARD, can_use, clear_event, kernel, pay_ability, pay_cost, payable, seat, special_index,
-    start_dev, stop)
+    A_ARG, A_END, A_N, A_OPTION, A_P, A_R, A_RECALL, A_W, C_AUTO, C_COPY_EVER, C_DRAFT, C_EXO,
+    C_KEEP3, C_MAXDEC, C_NGOAL_SP, C_NPATH_SP, C_NPROD, C_O_CHEST, C_O_COUNT, C_O_FIELD, C_O_OPT,
+    C_O_PICK, C_O_PLAY, C_O_RING, C_O_USE, C_PER_STACK, C_SPACES, C_START1, C_START2, C_TRK_LAST,
+    C_T_ABEFF, C_T_CHEST, C_T_DARK, C_T_EVT, C_T_GOAL, C_T_GOAL_SP, C_T_ITEM_AB, C_T_KEY, C_T_OPTS,
+    C_T_PATH_SP, C_T_PROD, C_U, DRAFT_RANDOM, S_ABILITY, S_FREE, S_PICK, S_PRODUCTION, S_REWARD,
+    can_use, clear_event, kernel, pay_ability, pay_cost, payable, seat, special_index, start_dev,
+    stop)
+from sim.games.recall.kernel.frames import push_frame
+from sim.games.recall.kernel.chests import discard_chest
 from sim.games.recall.kernel.draft import (
     deal_old_tribes, draft_mask, draft_picks, draft_seat, place_start_followers, take_draft)
 from sim.games.recall.kernel.queue import (
-    compiled_atom, enqueue, execute, field_effect, has_items, push_effect, push_entry,
-    queue_reward, remove_pending, start_queue)
+    field_effect, has_items, push_effect, push_entry, queue_reward, remove_pending)
+from sim.games.recall.kernel.gains import apply_gain, gain_mask
+from sim.games.recall.kernel.rewards import (
+    apply_choose, apply_order, choose_mask, next_step, order_mask)
 from sim.games.recall.kernel.knowledge import items_left, knowledge_step
 from sim.games.recall.kernel.movement import (
     artifact_cost, exo_usable, move_targets, need_at, pay_followers, take_artifact)
@@ -29,22 +33,24 @@ from sim.games.recall.kernel.turn import (
     after_event, end_turn, event_mask, event_of, free_actions, main_mask, recharge,
     use_event_ability)
 from sim.games.recall.state import (
-    F_ART, F_START, G_ACTIVE, G_CARD, G_DARK, G_DEC, G_DSTEP, G_EVENT_USED, G_FIELD, G_GREEN,
-    G_GREEN_TOP, G_GREY, G_GREY_TOP, G_GUARD, G_KIND, G_KLEFT, G_KTRACK, G_LEFT, G_MCOUNT, G_MFROM,
-    G_MOVES, G_MTO, G_NF, G_NP, G_OLD_ITEMS, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_PROD_LEFT,
-    G_PROD_USED, G_QI, G_QN, G_RECHARGED, G_RET, G_ROUND, G_SAVE_RET, G_SELLF, G_SUBRET,
-    G_TURN_DEC, G_YELLOW, H_GOALS, H_GREEN, H_GREY, K_BUY, K_COPY, K_CRYSTAL, K_DONE, K_DRAFT,
-    K_EFFECT, K_EVENT, K_EXPLORE, K_GOAL, K_ITEM, K_KEY, K_MAIN, K_MOVE_COUNT, K_MOVE_FROM,
-    K_MOVE_TO, K_PATH, K_PAYMENT, K_PAY_MOVE, K_PLACE, K_PRODUCE, K_RECHARGE, K_ROTATION, K_SELL,
-    K_SELL_COUNT, K_START_FIELD, K_STOP, K_TRACK, K_TURN_END, K_UNITS, PEND_W, PH_BONUS_EVENT,
-    PH_BUY, PH_COPY, PH_CRYSTAL, PH_DEV, PH_DEV_NEXT, PH_DONE, PH_DRAFT, PH_EFFECT, PH_EXEC,
-    PH_EXPLORE, PH_EXPLORE_NEXT, PH_GOAL, PH_ITEM, PH_KEY, PH_KEY_EVENT, PH_KSTEP, PH_KTRACK,
-    PH_MAIN, PH_MOVE_COUNT, PH_MOVE_FROM, PH_MOVE_TO, PH_NEXT, PH_OLD, PH_PATH, PH_PAYMENT,
-    PH_PAY_MOVE, PH_PLACE, PH_PRODUCE, PH_PROD_EVENT, PH_RECHARGE, PH_SELL, PH_SELL_COUNT, PH_SOLO,
-    PH_STOP, PH_TURN, PH_TURN_END, PH_UNITS, P_AVAIL, P_BLD, P_CHESTS, P_CR, P_EVER, P_FOL, P_OWN,
-    P_PATHS, P_PLAYS, P_RECALLS, P_SLOT, P_START, P_STEPS_LOST, P_SUPPLY, P_TRK)
+    ALT_KIND, F_ART, F_START, G_ACTIVE, G_CARD, G_DARK, G_DEC, G_DSTEP, G_EVENT_USED, G_FIELD,
+    G_FR_N, G_GUARD, G_KIND, G_KLEFT, G_KTRACK, G_LEFT, G_MCOUNT, G_MFROM, G_MOVES, G_MTO, G_NF,
+    G_NP, G_OLD_ITEMS, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_PROD_LEFT, G_PROD_USED, G_RECHARGED,
+    G_ROUND, G_SELLF, G_SUBRET, G_TURN_DEC, H_GOALS, K_BUY, K_CHOOSE, K_COPY, K_CRYSTAL, K_DISPLAY,
+    K_DONE, K_DRAFT, K_EFFECT, K_EVENT, K_EXPLORE, K_FREE, K_GOAL, K_ITEM, K_KEY, K_KEYUP, K_MAIN,
+    K_MOVE_COUNT, K_MOVE_FROM, K_MOVE_TO, K_ORDER, K_PATH, K_PAYMENT, K_PAY_MOVE, K_PLACE,
+    K_PRODUCE, K_RECHARGE, K_ROTATION, K_SELL, K_SELL_COUNT, K_SLOT, K_START_FIELD, K_STOP,
+    K_TRACK, K_TURN_END, K_UNITS, PEND_W, PH_BONUS_EVENT, PH_BUY, PH_CHOOSE, PH_COPY, PH_CRYSTAL,
+    PH_DEV, PH_DEV_NEXT, PH_DISPLAY, PH_DONE, PH_DRAFT, PH_EFFECT, PH_EXEC, PH_EXPLORE,
+    PH_EXPLORE_NEXT, PH_FREE, PH_GOAL, PH_ITEM, PH_KEY, PH_KEYUP, PH_KEY_EVENT, PH_KSTEP,
+    PH_KTRACK, PH_MAIN, PH_MOVE_COUNT, PH_MOVE_FROM, PH_MOVE_TO, PH_NEXT, PH_OLD, PH_ORDER,
+    PH_PATH, PH_PAYMENT, PH_PAY_MOVE, PH_PLACE, PH_PRODUCE, PH_PROD_EVENT, PH_RECHARGE, PH_SELL,
+    PH_SELL_COUNT, PH_SLOT, PH_SOLO, PH_STOP, PH_TURN, PH_TURN_END, PH_UNITS, P_AVAIL, P_BLD, P_CR,
+    P_EVER, P_FOL, P_OWN, P_PATHS, P_PLAYS, P_RECALLS, P_SLOT, P_START, P_STEPS_LOST, P_SUPPLY,
+    P_TRK)
 
-kernel_cache.watch(__file__, st, common, draft, queue, knowledge, movement, dev, explore, turn)
+kernel_cache.watch(__file__, st,
+                   common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore, turn)
 
 
 @kernel
@@ -54,7 +60,7 @@ def apply(g, h, C, tab, atoms, a):
     o = C[C_O_OPT]
     p = g[G_ACTIVE]
     b = seat(p)
-    free = a >= C[C_O_USE] and k != K_PAYMENT
+    free = a >= C[C_O_USE] and k != K_PAYMENT and k != K_FREE
     if k == K_START_FIELD:
         g[seat(0) + P_START] = C[C_START1] if a == o else C[C_START2]
         g[G_PHASE] = PH_DRAFT
@@ -63,7 +69,7 @@ def apply(g, h, C, tab, atoms, a):
         take_draft(g, C, a - o)
     elif k == K_EVENT:
         if a == A_END:
-            g[G_PHASE] = after_event(g[G_PHASE])
+            g[G_PHASE] = after_event(g, g[G_PHASE])
         else:
             use_event_ability(g, a - C[C_O_USE], C, tab, atoms)
     elif k == K_EXPLORE or k == K_ROTATION:
@@ -75,8 +81,8 @@ def apply(g, h, C, tab, atoms, a):
             stop(g, S_FREE)
         elif a >= C[C_O_CHEST]:
             x = a - C[C_O_CHEST]
-            g[b + P_CHESTS + x] -= 1
-            if not queue_reward(g, tab[C[C_T_CHEST] + x], g[G_PHASE], C, tab, atoms, False):
+            discard_chest(g, p, x)
+            if not queue_reward(g, tab[C[C_T_CHEST] + x], g[G_PHASE], C, tab, atoms, True):      # its action atoms at once
                 stop(g, S_FREE)
         else:
             u = a - C[C_O_USE]
@@ -118,26 +124,17 @@ def apply(g, h, C, tab, atoms, a):
         else:                                               # RC-R15, RC-R89: the item whole
             i = a - C[C_O_PICK]
             q = G_PEND + PEND_W * i
-            e, item, split = g[q], g[q + 1], g[q + 3]
+            e, item, kind = g[q], g[q + 1], g[q + 3]
             g[G_OWNER] = g[q + 2]
             remove_pending(g, i)
-            r, alts = -1, 0
-            if e >= 0:
-                for x in range(tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]):
-                    if atoms[x, A_ITEM] == item:
-                        r = x
-                        alts += 1
-            start_queue(g, PH_EFFECT)
-            if split == 1:                                  # a DEV:1 split off (DEV:n, UNITS)
+            if kind == 0 or kind >= ALT_KIND:               # the item (its alternative chosen, RC-A64)
+                push_frame(g, e, PH_EFFECT, 1, item, kind - ALT_KIND if kind else -1)
+            elif kind == 1:                                 # a DEV:1 split off (DEV:n, UNITS)
                 start_dev(g, PH_EFFECT)
-            elif split >= 2:                                # UNITS' MOVE:m (RC-A63)
-                g[G_MOVES] = split - 2
+            else:                                           # UNITS' movement of kind - 2 moves (RC-A63)
+                push_frame(g, -1, PH_EFFECT, 1, -1, -1)
+                g[G_MOVES] = kind - 2
                 g[G_PHASE] = PH_MOVE_FROM
-            elif alts != 1 or not compiled_atom(atoms[r, A_OP]):
-                stop(g, S_PICK)
-            else:
-                enqueue(g, r, atoms[r, A_N])
-                g[G_PHASE] = PH_EXEC
     elif k == K_PRODUCE:
         if a == A_END:
             g[G_PHASE] = PH_RECHARGE
@@ -243,22 +240,12 @@ def apply(g, h, C, tab, atoms, a):
             else:
                 pay_followers(g, p, x, artifact_cost(g, p, x, C, tab))
                 take_artifact(g, C, tab, atoms)
-    elif k == K_KEY:
-        i = a - o
-        if g[G_LEFT] == 1:
-            g[G_YELLOW + i] -= 1
-            g[b + P_AVAIL + tab[C[C_T_YELLOW] + i]] += 1
-        else:                                               # the display slot refilled from the deck
-            green = g[G_LEFT] == 2
-            col, top = (G_GREEN, G_GREEN_TOP) if green else (G_GREY, G_GREY_TOP)
-            deck, size = (H_GREEN, C[C_NGREEN]) if green else (H_GREY, C[C_NGREY])
-            g[b + P_AVAIL + g[col + i]] += 1
-            if g[top] < size:
-                g[col + i] = h[deck + g[top]]
-                g[top] += 1
-            else:
-                g[col + i] = -1
-        g[G_PHASE] = PH_EXEC
+    elif k == K_KEY or k == K_KEYUP or k == K_SLOT or k == K_FREE or k == K_DISPLAY:
+        apply_gain(g, h, C, tab, k, a)
+    elif k == K_ORDER:
+        apply_order(g, h, C, tab, atoms, a)
+    elif k == K_CHOOSE:
+        apply_choose(g, h, C, tab, atoms, a)
     elif k == K_PAYMENT:                                    # RC-R244: Exoskelet, or the followers
         x = g[G_MTO]
         if a == A_END:
@@ -306,10 +293,11 @@ def decide(g, h, lg, C, tab, atoms, kind, p):
     g[G_DEC] = p
     if count >= 2:
         if g[G_PHASE] >= PH_MAIN:
-            if g[G_TURN_DEC] >= C[C_MAXDEC]:
+            if g[G_TURN_DEC] >= C[C_MAXDEC]:          # the turn ends: rewards and pending dropped
                 lg[:] = False
                 g[G_GUARD] += 1
-                stop(g, S_GUARD)
+                g[G_FR_N] = 0
+                end_turn(g, C)
                 return False
             g[G_TURN_DEC] += 1
         return True
@@ -384,7 +372,7 @@ def advance(g, h, lg, C, tab, atoms):
                     return
             else:
                 lg[:] = False
-                g[G_PHASE] = after_event(ph)
+                g[G_PHASE] = after_event(g, ph)
         elif ph == PH_EFFECT:                     # RC-R15, RC-R16, RC-R19
             if g[G_PEND_N] == 0:
                 g[G_PHASE] = PH_TURN_END
@@ -431,10 +419,15 @@ def advance(g, h, lg, C, tab, atoms):
                 if decide(g, h, lg, C, tab, atoms, K_GOAL, p):
                     return
         elif ph == PH_EXEC:
-            if g[G_QI] >= g[G_QN]:
-                g[G_PHASE] = g[G_RET]
-            else:
-                execute(g, h, C, tab, atoms)
+            next_step(g, h, C, tab, atoms)
+        elif ph == PH_ORDER or ph == PH_CHOOSE:    # RC-A64, RC-R202
+            kind = order_mask(g, lg, C, tab, atoms) if ph == PH_ORDER else choose_mask(g, lg, C, atoms)
+            if decide(g, h, lg, C, tab, atoms, kind, p):
+                return
+        elif ph == PH_KEY or ph == PH_KEYUP or ph == PH_SLOT or ph == PH_FREE or ph == PH_DISPLAY:
+            kind = gain_mask(g, lg, C, tab, ph, p)
+            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
+                return
         elif ph == PH_PLACE:                      # RC-R76: own followers or buildings, the own start field
             b = seat(p)
             for f in range(g[G_NF]):
@@ -502,19 +495,6 @@ def advance(g, h, lg, C, tab, atoms):
                 lg[C[C_O_OPT] + i] = True
             if decide(g, h, lg, C, tab, atoms, K_ITEM, p):
                 return
-        elif ph == PH_KEY:                        # RC-R133, RC-R191; none left: nothing (RC-A21)
-            colour = g[G_LEFT]
-            if colour == 1:
-                for i in range(C[C_NYELLOW]):
-                    lg[C[C_O_OPT] + i] = g[G_YELLOW + i] > 0
-            else:
-                col = G_GREEN if colour == 2 else G_GREY
-                for i in range(3):
-                    lg[C[C_O_OPT] + i] = g[col + i] >= 0
-            if not lg[C[C_O_OPT]:C[C_O_OPT] + 4].any():
-                g[G_PHASE] = PH_EXEC
-            elif decide(g, h, lg, C, tab, atoms, K_KEY, p):
-                return
         elif ph == PH_PAYMENT:
             lg[C[C_O_USE] + C[C_EXO]] = True
             lg[A_END] = g[G_MCOUNT] >= artifact_cost(g, p, g[G_MTO], C, tab)
@@ -529,11 +509,6 @@ def advance(g, h, lg, C, tab, atoms):
             if decide(g, h, lg, C, tab, atoms, K_PAY_MOVE, p):
                 return
         elif ph == PH_MOVE_FROM:
-            if g[G_SAVE_RET] >= 0:                # back from an artifact's reward: the outer queue
-                g[G_QN] = 1
-                g[G_QI] = 1
-                g[G_RET] = g[G_SAVE_RET]
-                g[G_SAVE_RET] = -1
             if g[G_MOVES] <= 0:
                 g[G_PHASE] = PH_EXEC
             else:

@@ -3,16 +3,16 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, queue
+from sim.games.recall.kernel import common, frames
 from sim.games.recall.kernel.common import (
     C_COLTERON, C_EXO, C_NCOLS, C_O_FIELD, C_T_ACOST, C_T_COVERED, C_T_FSLOT, C_T_NEIGH, C_T_TMOVE,
-    C_VOLCANO, S_PICK, S_REWARD, can_use, clear_event, kernel, seat, stop)
-from sim.games.recall.kernel.queue import queue_reward
+    C_VOLCANO, can_use, clear_event, kernel, seat)
+from sim.games.recall.kernel.frames import push_frame
 from sim.games.recall.state import (
-    F_ART, F_TERR, G_ACTIVE, G_MTO, G_QI, G_QN, G_RET, G_SAVE_RET, G_UP, PH_ART_EVENT, P_ARTS,
-    P_FOL, P_OWN, P_SUPPLY)
+    F_ART, F_TERR, G_ACTIVE, G_ART_RET, G_MTO, G_UP, PH_ART_EVENT, PH_MOVE_FROM, P_ARTS, P_FOL,
+    P_OWN, P_SUPPLY)
 
-kernel_cache.watch(__file__, st, common, queue)
+kernel_cache.watch(__file__, st, common, frames)
 
 
 @kernel
@@ -80,20 +80,21 @@ def move_targets(g, lg, p, f, C, tab):
 
 
 @kernel
+def gain_artifact(g, c, ret, C, tab):
+    """RC-R104, RC-R105: an artifact of colour c into the leftmost empty box of its row; its
+    covered reward as a frame, then the ``artifact`` window (Booster), then phase ``ret``."""
+    b = seat(g[G_ACTIVE])
+    col = g[b + P_ARTS + c]
+    g[b + P_ARTS + c] = col + 1
+    g[G_ART_RET] = ret
+    clear_event(g)
+    push_frame(g, tab[C[C_T_COVERED] + C[C_NCOLS] * c + col], PH_ART_EVENT, 0, -1, -1)
+
+
+@kernel
 def take_artifact(g, C, tab, atoms):
-    """RC-R99..R105: the artifact on G_MTO into the leftmost empty box of its colour; its covered
-    reward runs as its own queue, then the ``artifact`` window; then the movement goes on."""
-    p = g[G_ACTIVE]
-    b = seat(p)
+    """RC-R99..R103: the artifact on G_MTO is picked up; then the movement goes on."""
     x = g[G_MTO]
     c = g[F_ART + x]
-    col = g[b + P_ARTS + c]
     g[F_ART + x] = -1
-    g[b + P_ARTS + c] = col + 1
-    if g[G_QI] < g[G_QN]:                                # an outer queue still running: not compiled
-        stop(g, S_PICK)
-        return
-    g[G_SAVE_RET] = g[G_RET]
-    clear_event(g)
-    if not queue_reward(g, tab[C[C_T_COVERED] + C[C_NCOLS] * c + col], PH_ART_EVENT, C, tab, atoms, False):
-        stop(g, S_REWARD)
+    gain_artifact(g, c, PH_MOVE_FROM, C, tab)

@@ -1,24 +1,26 @@
-"""The pending list of a turn and the atom queue: effects pushed as items, rewards queued in the
-model doc's reward order, and ``execute``, which runs one queued atom.
+"""The pending list of a turn (effects pushed as items), rewards opened as frames
+(kernel/frames.py) and ``execute``, which runs one atom.
 """
 from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common
+from sim.games.recall.kernel import common, frames, chests
 from sim.games.recall.kernel.common import (
-    A_ALT, A_ARG, A_ITEM, A_N, A_OP, A_P, A_R, A_W, C_T_BASE, C_T_EROWS, C_T_UPG, OP_BUY, OP_CHEST,
-    OP_COPY, OP_CRYSTAL, OP_DEV, OP_EXPLORE, OP_F, OP_FH, OP_K, OP_KEY, OP_MOVE, OP_PAYOPT, OP_PP,
-    OP_SELL, OP_UNITS, OP_UPC, OP_VP, S_PICK, S_REWARD, gain_points, kernel, payable, seat,
-    start_dev, stop)
+    A_ALT, A_ARG, A_ITEM, A_N, A_OP, A_P, A_R, A_W, C_T_BASE, C_T_EROWS, C_T_UPG, OP_ART_DISPLAY,
+    OP_BUY, OP_CHEST, OP_COPY, OP_COST, OP_CRYSTAL, OP_DEV, OP_EXPLORE, OP_F, OP_FH, OP_FREE, OP_K,
+    OP_KEACH, OP_KEY, OP_KEYBACK, OP_KEYUP, OP_MOVE, OP_PAYOPT, OP_PP, OP_SELL, OP_UNITS, OP_UPC,
+    OP_VP, S_PICK, S_REWARD, gain_points, kernel, pay_cost, payable, seat, start_dev, stop)
+from sim.games.recall.kernel.frames import at_once, push_frame, top
+from sim.games.recall.kernel.chests import draw_chest
 from sim.games.recall.state import (
-    G_ACTIVE, G_CHEST_N, G_CHEST_TOP, G_EXP_RET, G_HERE, G_KLEFT, G_KTRACK, G_LEFT, G_MOVES,
-    G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_Q, G_QI, G_QN, G_RET, G_SUBRET, H_CHEST, PEND_MAX,
-    PEND_W, PH_BUY, PH_COPY, PH_CRYSTAL, PH_EXEC, PH_EXPLORE, PH_KEY, PH_KSTEP, PH_KTRACK,
-    PH_MOVE_FROM, PH_PAY_MOVE, PH_PLACE, PH_SELL, PH_UNITS, P_CHESTS, P_CR, P_FOL, P_PURPLE,
-    P_SUPPLY, P_UPG, Q_MAX)
+    ALT_KIND, FR_E, G_ACTIVE, G_EXP_RET, G_HERE, G_KEACH, G_KLEFT, G_KTRACK, G_KUP, G_LEFT,
+    G_MOVES, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_SUBRET, PEND_MAX, PEND_W, PH_BUY, PH_COPY,
+    PH_CRYSTAL, PH_DISPLAY, PH_EXEC, PH_EXPLORE, PH_FREE, PH_KEY, PH_KEYUP, PH_KSTEP, PH_KTRACK,
+    PH_MOVE_FROM, PH_PAY_MOVE, PH_PLACE, PH_SELL, PH_SLOT, PH_STOP, PH_UNITS, P_CR, P_FOL,
+    P_PURPLE, P_SUPPLY, P_UPG)
 
-kernel_cache.watch(__file__, st, common)
+kernel_cache.watch(__file__, st, common, frames, chests)
 
 
 @kernel
@@ -77,111 +79,62 @@ def remove_pending(g, i):
 
 
 @kernel
-def compiled_atom(op):
-    return (op == OP_CRYSTAL or op == OP_VP or op == OP_PP or op == OP_CHEST or op == OP_F or op == OP_UPC
-            or op == OP_BUY or op == OP_SELL or op == OP_COPY or op == OP_UNITS or op == OP_K or op == OP_MOVE
-            or op == OP_PAYOPT or op == OP_KEY or op == OP_DEV or op == OP_FH or op == OP_EXPLORE)
+def atom_frame(g, ret):
+    """An empty frame: the atom phase set next (a key, knowledge steps) ends in ``PH_EXEC`` and
+    then goes on to phase ``ret``."""
+    push_frame(g, -1, ret, 0, -1, -1)
 
 
 @kernel
-def order_free(op):
-    return op == OP_CRYSTAL or op == OP_VP or op == OP_PP or op == OP_CHEST
+def queue_reward(g, e, ret, C, tab, atoms, now):
+    """A reward for the active seat (RC-A64): a frame resolved in the model doc's "Reward order"
+    (kernel/rewards.py), then phase ``ret``; action atoms run at once if ``now`` (an ability's data
+    effect), else they join the pending list. False if the game stopped (frames too deep)."""
+    push_frame(g, e, ret, 1 if now else 0, -1, -1)
+    return g[G_PHASE] != PH_STOP
 
 
 @kernel
-def same_atom(atoms, r, q):
-    for c in range(A_ITEM + 1, atoms.shape[1]):
-        if c != A_ALT and atoms[r, c] != atoms[q, c]:
-            return False
-    return True
+def alone(atoms, r):
+    """Atom row r is an item of its own (no ``|`` alternatives; they follow each other)."""
+    return atoms[r, A_ALT] == 0 and (r + 1 == atoms.shape[0] or atoms[r + 1, A_ALT] == 0)
 
 
 @kernel
-def enqueue(g, r, n):
-    q = g[G_QN]
-    if q >= Q_MAX:
-        return False
-    g[G_Q + 2 * q] = r
-    g[G_Q + 2 * q + 1] = n
-    g[G_QN] = q + 1
-    return True
+def to_pending(g, e, r, atoms):
+    """RC-A64: a gained action atom joins the pending list (the item as written, a chosen
+    alternative as ALT_KIND + j, a DEV:n as n DEV:1); False when the list is full."""
+    item, n = atoms[r, A_ITEM], atoms[r, A_N]
+    if not alone(atoms, r):
+        return push_entry(g, e, item, -1, ALT_KIND + atoms[r, A_ALT])
+    if atoms[r, A_OP] == OP_DEV and n > 1:
+        ok = True
+        for j in range(n):
+            ok = ok and push_entry(g, e, item, -1, 1)
+        return ok
+    return push_entry(g, e, item, -1, 0)
 
 
 @kernel
-def start_queue(g, ret):
-    g[G_QN] = 0
-    g[G_QI] = 0
-    g[G_RET] = ret
-
-
-@kernel
-def queue_reward(g, e, ret, C, tab, atoms, at_once):
-    """A reward for the active seat (RC-A64, model doc "Reward order"): the order-free items first
-    in item order, then the others. Compiled: single-alternative items of compiled atoms, the
-    others all equal or one; a movement only ``at_once`` (an ability's data effect); False
-    (nothing queued) otherwise."""
-    r0, r1 = tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]
-    other = -1
-    for r in range(r0, r1):
-        alone = (r == r0 or atoms[r - 1, A_ITEM] != atoms[r, A_ITEM]) and (r + 1 == r1 or atoms[r + 1, A_ITEM] != atoms[r, A_ITEM])
-        op = atoms[r, A_OP]
-        if not alone or not compiled_atom(op) or op == OP_COPY or op == OP_UNITS or op == OP_PAYOPT or op == OP_DEV or op == OP_EXPLORE:
-            return False
-        if op == OP_MOVE and not at_once:
-            return False
-        if not order_free(atoms[r, A_OP]):
-            if other >= 0 and not same_atom(atoms, r, other):
-                return False
-            other = r
-    start_queue(g, ret)
-    for free_first in (True, False):
-        for r in range(r0, r1):
-            if order_free(atoms[r, A_OP]) == free_first and not enqueue(g, r, atoms[r, A_N]):
-                return False
-    g[G_PHASE] = PH_EXEC
-    return True
-
-
-@kernel
-def apply_simple(g, p, e, C, tab, atoms):
-    """Gain an effect of single crystal / purple-point items at once (an event ability's data
-    effect inside a window, e.g. Booster's R:1); False, nothing gained, for anything else."""
-    r0, r1 = tab[C[C_T_EROWS] + 2 * e], tab[C[C_T_EROWS] + 2 * e + 1]
-    for r in range(r0, r1):
-        alone = (r == r0 or atoms[r - 1, A_ITEM] != atoms[r, A_ITEM]) and (r + 1 == r1 or atoms[r + 1, A_ITEM] != atoms[r, A_ITEM])
-        if not alone or (atoms[r, A_OP] != OP_CRYSTAL and atoms[r, A_OP] != OP_PP):
-            return False
-    for r in range(r0, r1):
-        if atoms[r, A_OP] == OP_CRYSTAL:
-            g[seat(p) + P_CR + atoms[r, A_ARG]] += atoms[r, A_N]
-        else:
-            g[seat(p) + P_PURPLE] += atoms[r, A_N]
-    return True
-
-
-@kernel
-def execute(g, h, C, tab, atoms):
-    """Run the next queued atom for the active seat; atoms with a decision set its phase."""
+def execute(g, h, C, tab, atoms, r, n):
+    """Run atom row r (n times its unit) for the active seat; atoms with a decision set its phase.
+    In a reward an action atom joins the pending list (RC-A64) unless its frame runs it at once."""
     p = g[G_ACTIVE]
     b = seat(p)
-    i = g[G_QI]
-    r, n = g[G_Q + 2 * i], g[G_Q + 2 * i + 1]
-    g[G_QI] = i + 1
     op = atoms[r, A_OP]
-    if op == OP_CRYSTAL:
+    if OP_MOVE <= op <= OP_COPY and not at_once(g):
+        if not to_pending(g, g[top(g) + FR_E], r, atoms):
+            stop(g, S_PICK)
+    elif op == OP_CRYSTAL:
         g[b + P_CR + atoms[r, A_ARG]] += n
     elif op == OP_PP:
         g[b + P_PURPLE] += n
     elif op == OP_VP:
         if not gain_points(g, p, n, C, tab):
             stop(g, S_REWARD)
-    elif op == OP_CHEST:                              # RC-R150: the top tiles of the stack
+    elif op == OP_CHEST:                              # RC-R150, RC-A27
         for j in range(n):
-            if g[G_CHEST_TOP] >= g[G_CHEST_N]:
-                stop(g, S_REWARD)                     # the reshuffle (RC-A27) is not compiled
-                return
-            g[b + P_CHESTS + h[H_CHEST + g[G_CHEST_TOP]]] += 1
-            g[G_CHEST_TOP] += 1
+            draw_chest(g, h, p)
     elif op == OP_F:                                  # RC-R76, RC-A71, RC-A73
         g[G_LEFT] = min(n, g[b + P_SUPPLY])
         g[G_SUBRET] = PH_EXEC
@@ -195,22 +148,17 @@ def execute(g, h, C, tab, atoms):
         g[b + P_FOL + g[G_HERE] - 1] += c
         g[b + P_SUPPLY] -= c
     elif op == OP_DEV:                                # RC-R113: one development action, n - 1 DEV:1 items appended
-        if g[G_QI] < g[G_QN]:                         # an outer queue still running: not compiled
-            stop(g, S_PICK)
-            return
         for j in range(n - 1):
             if not push_entry(g, -1, -1, g[G_OWNER], 1):
                 stop(g, S_PICK)
                 return
-        start_dev(g, g[G_RET])
+        start_dev(g, PH_EXEC)
     elif op == OP_EXPLORE:                            # RC-R106: kernel/explore.py
-        if g[G_QI] < g[G_QN]:                         # an outer queue still running: not compiled
-            stop(g, S_PICK)
-            return
-        g[G_EXP_RET] = g[G_RET]
+        g[G_EXP_RET] = PH_EXEC
         g[G_PHASE] = PH_EXPLORE
     elif op == OP_KEY:                                # RC-R191: one card of that colour from the offer
         g[G_LEFT] = atoms[r, A_ARG]
+        g[G_KUP] = -1
         g[G_PHASE] = PH_KEY
     elif op == OP_MOVE:                               # RC-R83..R92
         g[G_MOVES] = n
@@ -221,7 +169,27 @@ def execute(g, h, C, tab, atoms):
     elif op == OP_K:                                  # RC-A12: one track, then step by step
         g[G_KTRACK] = atoms[r, A_ARG]
         g[G_KLEFT] = n
+        g[G_KEACH] = 0
         g[G_PHASE] = PH_KTRACK if atoms[r, A_ARG] < 0 else PH_KSTEP
+    elif op == OP_KEACH:                              # n steps on each track, in track order
+        g[G_KTRACK] = 0
+        g[G_KLEFT] = n
+        g[G_KEACH] = n
+        g[G_PHASE] = PH_KSTEP
+    elif op == OP_KEYUP:                              # RC-R192..R197
+        g[G_PHASE] = PH_KEYUP
+    elif op == OP_KEYBACK:                            # RC-R198
+        g[G_PHASE] = PH_SLOT
+    elif op == OP_FREE:                               # RC-R200, RC-A43
+        g[G_PHASE] = PH_FREE
+    elif op == OP_ART_DISPLAY:                        # RC-R128, RC-A67
+        g[G_PHASE] = PH_DISPLAY
+    elif op == OP_COST:                               # pay, then the effect bought; unpaid: nothing
+        if payable(g, p, C, atoms[r, A_W], atoms[r, A_R], atoms[r, A_P]):
+            if not pay_cost(g, p, C, tab, atoms[r, A_W], atoms[r, A_R], atoms[r, A_P]):
+                stop(g, S_REWARD)
+            else:
+                push_frame(g, atoms[r, A_ARG], PH_EXEC, 1 if at_once(g) else 0, -1, -1)
     elif op == OP_UPC:                                # RC-R72
         g[G_LEFT] = n
         g[G_PHASE] = PH_CRYSTAL

@@ -5,20 +5,21 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, queue
+from sim.games.recall.kernel import chests, common, frames, queue
 from sim.games.recall.kernel.common import (
     A_END, A_RECALL, C_COPY_EVER, C_JHE, C_K, C_NCH, C_NOORD, C_O_CHEST, C_O_PLAY, C_O_RING,
     C_O_USE, C_RINGS, C_T_ABEFF, C_T_EVT, C_T_FREE, C_T_KEY, C_U, EV_ART, EV_BONUS, EV_CAMP,
     EV_EXC, EV_KEY, EV_PROD, EV_SANCT, S_ABILITY, S_PICK, can_use, crystal_cap, kernel,
     pay_ability, seat, stop)
-from sim.games.recall.kernel.queue import apply_simple, push_effect
+from sim.games.recall.kernel.frames import push_frame
+from sim.games.recall.kernel.queue import push_effect
 from sim.games.recall.state import (
-    F_CAMP, F_RING, G_ACTIVE, G_CARD, G_EVENT_USED, G_NF, G_PEND_N, G_PHASE, G_RECHARGED, G_RINGS,
-    PH_ART_EVENT, PH_BONUS_EVENT, PH_CAMP_EVENT, PH_DEV_NEXT, PH_EFFECT, PH_EXC_EVENT, PH_KBONUS,
-    PH_KEY_EVENT, PH_KSTEP, PH_MOVE_FROM, PH_NEXT, PH_PRODUCE, PH_PROD_EVENT, PH_SANCT_EVENT,
+    F_CAMP, F_RING, G_ACTIVE, G_ART_RET, G_CARD, G_EVENT_USED, G_NF, G_PEND_N, G_PHASE, G_RECHARGED,
+    G_RINGS, PH_ART_EVENT, PH_BONUS_EVENT, PH_CAMP_EVENT, PH_DEV_NEXT, PH_EFFECT, PH_EXC_EVENT,
+    PH_KBONUS, PH_KEY_EVENT, PH_KSTEP, PH_NEXT, PH_PRODUCE, PH_PROD_EVENT, PH_SANCT_EVENT,
     PH_TURN_END, P_AVAIL, P_CHESTS, P_EVER, P_FOL, P_OWN, P_PLACED, P_SKILL, P_SLOT, P_USES)
 
-kernel_cache.watch(__file__, st, common, queue)
+kernel_cache.watch(__file__, st, common, frames, chests, queue)
 
 
 @kernel
@@ -80,19 +81,22 @@ def event_mask(g, lg, C, tab, p, ev):
 
 @kernel
 def use_event_ability(g, a, C, tab, atoms):
-    """Pay and run an event-bound ability: J'He appends the card's items again; others stop."""
+    """Pay and run an event-bound ability: J'He appends the card's items again; a data effect
+    (Booster, Decoder, Vertolker) runs as a reward, then the same window again."""
     p = g[G_ACTIVE]
     pay_ability(g, p, a, C, tab)
     g[G_EVENT_USED + a] = 1
     if a == C[C_JHE] and g[G_CARD] >= 0:
         if not push_effect(g, tab[C[C_T_KEY] + g[G_CARD]], -1, C, tab, atoms):
             stop(g, S_PICK)
-    elif tab[C[C_T_ABEFF] + a] < 0 or not apply_simple(g, p, tab[C[C_T_ABEFF] + a], C, tab, atoms):
+    elif tab[C[C_T_ABEFF] + a] < 0:
         stop(g, S_ABILITY)
+    else:
+        push_frame(g, tab[C[C_T_ABEFF] + a], g[G_PHASE], 1, -1, -1)
 
 
 @kernel
-def after_event(ph):
+def after_event(g, ph):
     """Where the flow goes once an event window is over."""
     if ph == PH_KEY_EVENT:
         return PH_EFFECT
@@ -101,7 +105,7 @@ def after_event(ph):
     if ph == PH_KBONUS:
         return PH_KSTEP
     if ph == PH_ART_EVENT:
-        return PH_MOVE_FROM
+        return g[G_ART_RET]
     if ph == PH_SANCT_EVENT or ph == PH_EXC_EVENT or ph == PH_CAMP_EVENT:
         return PH_DEV_NEXT
     return PH_TURN_END
