@@ -1,4 +1,4 @@
-"""The compiled Recall engine's development actions and exploring on small hand-made positions.
+"""The compiled Recall engine: development actions, exploring and upgrade tiles on small positions.
 
 Each position is a game at its first ``main`` with a hand edit: seat 0 owns no ability (no
 Exoskelet payment, no windows), holds followers on one field whose terrain is set by the test,
@@ -165,7 +165,8 @@ def test_the_first_monument_on_an_area_field_lays_a_tile_and_every_builder_gains
     assert g[_col(0, st.P_CR)] == 2 and g[_col(0, st.P_MON)] == 1        # the first monument: W:1
     assert _kind(s) == "monument_tile" and _names(t, s) == ["opt:0", "opt:1"]
     _step(t, s, "opt:0")
-    assert g[st.F_MONTILE + f] == 2 and g[st.G_MON_DISP] == -1 and g[_col(0, st.P_CR) + P] == 1
+    assert g[st.F_MONTILE + f] == 2 and list(g[st.G_MON_DISP:st.G_MON_DISP + 2]) == [6, -1]    # closed up
+    assert g[_col(0, st.P_CR) + P] == 1
     e = end_state(s)
     assert e.monument_tiles[0, 0, 1] == 1 and e.monument_tiles[0, 0].sum() == 1
 
@@ -296,3 +297,82 @@ def test_an_explored_tile_gets_its_fields_points_and_bag_draws_rc_r109_rc_r110_r
                 want[draw(stones)] += 1
             assert list(g[st.F_SITE + 3 * x:st.F_SITE + 3 * x + 3]) == want
     assert g[st.G_BAGK] == draws
+
+
+def _points(t, s, n):
+    """Give seat 0 a pending ``VP:n`` reward item (a production-like effect picked from the list)."""
+    e = [k for k in range(len(t.content.board.production)) if t.content.board.production[k].id == "P10"][0]
+    effect = int(t.tab[int(t.C[kernel.C_T_PROD]) + e])                   # P10 = VP:2
+    assert n == 2
+    g = s.m[0]
+    g[st.G_PEND_N] = 1
+    g[st.G_PEND:st.G_PEND + st.PEND_W] = (effect, 0, -1, 0)
+    g[st.G_PHASE] = st.PH_EFFECT
+    _run(s)
+    _step(t, s, "pick:0")
+
+
+def test_reaching_an_upgrade_symbol_asks_the_side_of_its_letter_once_rc_r177_rc_r178_rc_a13():
+    """Score 3 + 2 passes the symbol at 4: ``upgrade`` (side a / b) for that symbol's letter, a
+    tile off its stack; moving back and passing it again gives nothing (RC-A13, RC-A67)."""
+    t, s, f = _position("start")
+    g = s.m[0]
+    g[_col(0, st.P_SCORE)] = 3
+    letter = int(g[st.G_UPG_LETTER])
+    left = int(g[st.G_UPG_LEFT + letter])
+    _points(t, s, 2)
+    assert _kind(s) == "upgrade" and _names(t, s) == ["opt:0", "opt:1"] and s.m[0, st.G_DEC] == 0
+    _step(t, s, "opt:1")
+    assert g[_col(0, st.P_SCORE)] == 5 and g[_col(0, st.P_UPG) + letter] == 1
+    assert g[st.G_UPG_LEFT + letter] == left - 1 and g[_col(0, st.P_SYM)] == 1
+    t, s, f = _position("start")                                      # the symbol reached before
+    g = s.m[0]
+    g[_col(0, st.P_SCORE)] = 3
+    g[_col(0, st.P_SYM)] = 1
+    _points(t, s, 2)
+    assert _kind(s) != "upgrade" and g[_col(0, st.P_SCORE)] == 5 and g[_col(0, st.P_UPG) + letter] == -1
+
+
+def test_free_upgrade_choice_offers_every_letter_left_and_both_sides_rc_v8_rc_v9():
+    t = engine.build_tables(Config(players=2, tribe_draft="random", free_upgrade_choice=True),
+                            load_content(Config(players=2, free_upgrade_choice=True)))
+    s = engine.init(t, [0], SEED)
+    g = s.m[0]
+    g[_col(0, st.P_OWN):_col(0, st.P_OWN) + st.U_MAX] = 0
+    g[_col(0, st.P_SCORE)] = 3
+    g[_col(0, st.P_UPG) + 2] = 0                                       # C already upgraded
+    _points(t, s, 2)
+    assert _kind(s) == "upgrade" and _names(t, s) == [f"opt:{i}" for i in range(12) if i // 2 != 2]
+    _step(t, s, "opt:7")                                               # letter D, side b
+    assert g[_col(0, st.P_UPG) + 3] == 1
+
+
+def test_an_upgrade_before_any_item_of_the_field_replaces_its_pending_items_rc_r179_rc_r180_rc_a15():
+    """Field E's items are pending and none picked: the new side's items replace them (at the end
+    of the list); after one E item was picked the old items stay (RC-R179)."""
+    for picked in (False, True):
+        t, s, f = _position("start")
+        g = s.m[0]
+        g[st.G_UPG_LETTER] = 4                                         # the symbol at 4 holds E
+        g[_col(0, st.P_SCORE)] = 3
+        base = int(t.tab[int(t.C[kernel.C_T_BASE]) + 4])
+        e = [k for k in range(len(t.content.board.production)) if t.content.board.production[k].id == "P10"][0]
+        vp = int(t.tab[int(t.C[kernel.C_T_PROD]) + e])
+        entries = [(vp, 0, -1, 0), (base, 1, 4, 0), (base, 2, 4, 0)]
+        if not picked:
+            entries.append((base, 0, 4, 0))
+        g[st.G_PEND_N] = len(entries)
+        g[st.G_PEND:st.G_PEND + st.PEND_W * len(entries)] = np.array(entries).ravel()
+        if picked:
+            g[st.G_PICKED] = 1 << 4
+        g[st.G_PHASE] = st.PH_EFFECT
+        _run(s)
+        _step(t, s, "pick:0")                                          # VP:2: the symbol at 4
+        assert _kind(s) == "upgrade"
+        _step(t, s, "opt:0")
+        pend = g[st.G_PEND:st.G_PEND + st.PEND_W * g[st.G_PEND_N]].reshape(-1, st.PEND_W)
+        side_a = int(t.tab[int(t.C[kernel.C_T_UPG]) + 2 * 4])
+        if picked:
+            assert [tuple(x) for x in pend] == [(base, 1, 4, 0), (base, 2, 4, 0)]
+        else:
+            assert set(pend[:, 0]) == {side_a} and set(pend[:, 2]) == {4}

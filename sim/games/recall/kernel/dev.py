@@ -190,9 +190,11 @@ def apply_dev(g, C, tab, k, a):
         g[G_DEV_K] = a - o
         g[G_PHASE] = PH_DEV_NEXT
     elif k == K_MON_TILE:
-        j = a - o
+        j = a - o                                    # the j-th tile left; the rest close up
         g[F_MONTILE + g[G_DEV_F]] = g[G_MON_DISP + j] + 1
-        g[G_MON_DISP + j] = -1
+        for i in range(j, 4):
+            g[G_MON_DISP + i] = g[G_MON_DISP + i + 1]
+        g[G_MON_DISP + 4] = -1
         g[G_PHASE] = PH_DEV_NEXT
     elif k == K_PAYMENT:
         if a == A_END:
