@@ -5,8 +5,11 @@ one oracle per game (``tests.oracle_recall.RcOracle``, its public interface only
 same random actions, chosen from the engine's legal mask with a seeded RNG. The kernel compiles
 part of the rules (docs/recall_engine.md); a game that reaches a rule it does not compile stops
 (``K_STOP``) and leaves the comparison. To go deep, the random policy prefers (4 in 5) the
-actions whose consequences are compiled: ``end``, ``recall``, ``play``, ``opt``. The harness
-compares every decision before the stop and the action names of the whole action space.
+actions whose consequences are compiled: ``end``, ``recall``, ``play``, ``opt``; ``MOVER`` also
+picks items and moves followers, ``BUILDER`` never recalls and avoids free actions, so that
+development actions and explorations are reached often. The harness compares every decision
+before the stop and the action names of the whole action space; ``main`` prints how often each
+decision kind was compared and how the games ended.
 
 Full count (docs/recall_engine.md records its result):
 ``/work/main/.venv/bin/python -m tests.test_recall_crosscheck --games 2000``
@@ -148,6 +151,16 @@ def test_engine_matches_oracle_with_chests_and_gains(players):
     assert run(dict(players=players), 2 * CI_GAMES, 6000 + players, 700, GAINER) >= CI_GAMES
 
 
+@pytest.mark.parametrize("spec", [dict(players=n) for n in (1, 2, 3, 4)]
+                         + [dict(players=2, event_abilities="auto"), dict(players=3, copy_field="ever")])
+def test_engine_matches_oracle_with_buildings_and_explorations(spec):
+    """RC-R106..R158, RC-R244, RC-R245, RC-A6, RC-A16, RC-A35, RC-A52: the same with a policy that
+    never recalls and takes no free action while anything else is legal (BUILDER): development
+    actions (sanctuary, workshop, monument, excavation, crystal), camps, explorations, bag draws."""
+    number = 100 + spec["players"] + 10 * len(spec)
+    assert run(spec, 3 * CI_GAMES, 6000 + number, 900 + number, BUILDER, FREE) >= CI_GAMES
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000, help="games per player count (switches: a tenth)")
@@ -160,12 +173,13 @@ def main(argv=None):
         total_games += games
         if len(spec) == 1:
             total += run(spec, games, 7000 + number, 100_000, MOVER)
-            total += run(spec, games, 6000 + number, 200_000, GAINER)
-            total_games += 2 * games
+            total += run(spec, games, 6000 + number, 200_000, BUILDER, FREE)
+            total += run(spec, games, 5000 + number, 300_000, GAINER)
+            total_games += 3 * games
     print(f"{total_games} games in {len(CONFIGS)} configurations, {total} decisions compared, "
           f"all equal ({time.time() - t0:.0f} s)")
-    print("decisions by kind:", ", ".join(f"{k} {n}" for k, n in KINDS.most_common()))
-    print("games stopped by reason:", ", ".join(f"{k or '-'} {n}" for k, n in STOPS.most_common()))
+    print("decisions by kind:", ", ".join(f"{k} {v}" for k, v in KINDS.most_common()))
+    print("games by end:", ", ".join(f"{k or '?'} {v}" for k, v in STOPS.most_common()))
 
 
 if __name__ == "__main__":

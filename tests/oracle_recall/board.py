@@ -330,7 +330,7 @@ class Board:
                         self.mon_tile[f] = self.mon_display.pop(j)
                 if f in self.mon_tile:                  # RC-R143
                     yield from self.gain(p, self.ct.monument_tiles[self.mon_tile[f]].reward, field=f)
-        for g in self.adj[f]:                           # RC-R144..R146, RC-R150
+        for g in sorted(self.adj[f]):                   # RC-R144..R146, RC-R150: in field order
             if self.terr[g] == CAMP and g not in self.camp_got[p]:
                 self.camp_got[p].add(g)
                 yield from self.gain(p, self.ct.camps[self.camp[g]].reward, field=g)

@@ -56,7 +56,7 @@ class Pieces:
                 r += 1
             else:
                 return None
-        return [w, r, pp], paid_p
+        return [w, r, pp], need_p                 # every purple paid counts, also one made from reds (RC-R230)
 
     def can_pay(self, p, cost) -> bool:
         return self.plan_payment(p, cost) is not None

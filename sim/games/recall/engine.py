@@ -124,6 +124,7 @@ def build_tables(config, content: Content) -> Tables:
         (kernel.C_T_COVERED, [eid[("covered", c, col)] for c, row in enumerate(content.board.artifact_rows.covered)
                               for col in range(len(row))]),
         *_development_tables(content, board, eid),
+        *_explore_tables(content, board, ct),
     ]
     C = np.zeros(kernel.NC, dtype=np.int64)
     tab = []
@@ -161,6 +162,7 @@ def build_tables(config, content: Content) -> Tables:
         kernel.C_EXO: ab_names.index("Exoskelet") if "Exoskelet" in ab_names else -1,
         kernel.C_WSW: max(len(c) for c in content.board.workshops), kernel.C_NMON: len(content.board.monuments),
         kernel.C_NSANCT: len(content.board.sanctuaries), kernel.C_EXC_TERR: terrains.index("excavation"),
+        kernel.C_PER_SITE: content.setup.stones_per_site, kernel.C_FREE_UPG: int(config.free_upgrade_choice),
     }
     for key, value in scalars.items():
         C[key] = value
@@ -212,6 +214,16 @@ def _development_tables(content: Content, board, eid: dict) -> list[tuple[int, l
         (kernel.C_T_PROD_POS, [p.position for p in pb.production]),
         (kernel.C_T_FTRACK, track),
     ]
+
+
+def _explore_tables(content: Content, board, ct) -> list[tuple[int, list[int]]]:
+    """The tables of exploring (kernel/explore.py): slot adjacency [S_MAX, S_MAX] and per tile and
+    position (terrain, pigs, camp, start, artifact symbol)."""
+    n = board.n_slots
+    adj = np.zeros((st.S_MAX, st.S_MAX), dtype=np.int64)
+    adj[:n, :n] = board.slot_adjacent
+    per_pos = np.stack([ct.tile_terrain, ct.tile_pigs, ct.tile_camp, ct.tile_start, ct.tile_artifact], axis=2)
+    return [(kernel.C_T_SADJ, adj.ravel()), (kernel.C_T_TILE, per_pos.ravel())]
 
 
 def _upgrade_effects(content: Content, eid: dict) -> list[int]:
@@ -335,6 +347,8 @@ def setup(t: Tables, game_ids, seed: int) -> st.State:
     s = st.empty_state(t, len(game_ids))
     s.gid[:] = game_ids
     s.bag_key[:] = rng.stream_keys(seed, game_ids, "bag")
+    for w in range(4):                                     # the kernel's copy (kernel/explore.py)
+        s.hidden[:, st.H_BAGKEY + w] = (s.bag_key >> np.uint64(16 * w)) & np.uint64(0xFFFF)
     board = build_board(t.content.map)
     for b, game in enumerate(game_ids):
         _setup_one(t, board, s.m[b], s.hidden[b], seed, int(game))

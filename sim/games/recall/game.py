@@ -141,7 +141,7 @@ def outcome_of(s) -> dict:
     per_seat["is_automa"] = np.zeros((B, n), dtype=bool)
     per_seat["item"] = items[s.seat(st.P_ITEM)[:, :n, 0]]
     per_seat["rc_recalls"] = s.seat(st.P_RECALLS)[:, :n, 0].astype(np.int64)
-    per_seat["rc_explorations"] = np.zeros((B, n), dtype=np.int64)
+    per_seat["rc_explorations"] = s.seat(st.P_EXPL)[:, :n, 0].astype(np.int64)
     per_seat["rc_crystals_lost"] = s.seat(st.P_CR_LOST)[:, :n, 0].astype(np.int64)
     per_seat["rc_steps_lost"] = s.seat(st.P_STEPS_LOST)[:, :n, 0].astype(np.int64)
     plays = s.seat(st.P_PLAYS, 6)[:, :n].astype(np.int64)

@@ -38,12 +38,12 @@ BITS_MAX = 31       # camps (6) and sanctuaries (6): one bit each in an int32 co
 KIND_NAMES = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end",
               "path", "goal", "place", "crystal", "buy", "sell", "sell_count", "copy", "units", "track", "item", "pay_move", "move_from", "move_to",
               "move_count", "payment", "key", "dev", "dev_field", "sanctuary", "stone", "monument_tile",
-              "choose", "order", "free", "display", "keyup", "slot", "stopped")
+              "choose", "order", "free", "display", "keyup", "slot", "explore", "rotation", "upgrade", "stopped")
 K_DONE = -1
 (K_DRAFT, K_START_FIELD, K_MAIN, K_EFFECT, K_EVENT, K_PRODUCE, K_RECHARGE, K_TURN_END, K_PATH, K_GOAL,
  K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, K_COPY, K_UNITS, K_TRACK, K_ITEM, K_PAY_MOVE, K_MOVE_FROM,
  K_MOVE_TO, K_MOVE_COUNT, K_PAYMENT, K_KEY, K_DEV, K_DEV_FIELD, K_SANCTUARY, K_STONE, K_MON_TILE,
- K_CHOOSE, K_ORDER, K_FREE, K_DISPLAY, K_KEYUP, K_SLOT, K_STOP) = range(37)
+ K_CHOOSE, K_ORDER, K_FREE, K_DISPLAY, K_KEYUP, K_SLOT, K_EXPLORE, K_ROTATION, K_UPGRADE, K_STOP) = range(40)
 # K_STOP: the game reached a rule the kernel does not compile yet (docs/recall_engine.md); G_STOP says which
 
 # ---- program counter (``G_PHASE``) ---------------------------------------------------------------
@@ -53,7 +53,7 @@ K_DONE = -1
  PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, PH_PAYMENT, PH_ART_EVENT, PH_KEY, PH_STOP,
  PH_DONE, PH_DEV, PH_DEV_FIELD, PH_SANCTUARY, PH_STONE, PH_MON_TILE, PH_DEV_PAY, PH_DEV_CRYSTAL,
  PH_DEV_NEXT, PH_SANCT_EVENT, PH_EXC_EVENT, PH_CAMP_EVENT, PH_CHOOSE, PH_ORDER, PH_FREE, PH_DISPLAY,
- PH_KEYUP, PH_SLOT) = range(53)
+ PH_KEYUP, PH_SLOT, PH_EXPLORE, PH_ROTATION, PH_EXPLORE_NEXT, PH_UPGRADE) = range(57)
 # why a game stopped (``G_STOP``)
 STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring")
 PEND_MAX = 16       # pending effects of a turn
@@ -137,8 +137,14 @@ G_DEV_K = G_DEV_F + 1
 G_DEV_STEP = G_DEV_K + 1         # its next stage, the phase it returns to, 1 if Exoskelet paid (RC-R245)
 G_DEV_RET = G_DEV_STEP + 1
 G_DEV_EXO = G_DEV_RET + 1
-G_HERE = G_DEV_EXO + 1           # the field a reward belongs to (``FH``: a follower "on this field")
-G_KEACH = G_HERE + 1             # KEACH:n: steps for each of the tracks after G_KTRACK (0 = a plain K)
+G_HERE = G_DEV_EXO + 1           # the field a reward belongs to + 1 (``FH``: a follower "on this field"), 0 none
+G_EXP_SLOT = G_HERE + 1          # the slot being explored and the phase the exploration returns to
+G_EXP_RET = G_EXP_SLOT + 1
+G_UPG_BITS = G_EXP_RET + 1       # upgrade symbols reached, their ``upgrade`` decisions owed (bit i: symbol i)
+G_UPG_SEAT = G_UPG_BITS + 1      # the seat they are owed to, and the phase the flow goes on with after them
+G_UPG_RET = G_UPG_SEAT + 1
+G_PICKED = G_UPG_RET + 1         # bit l: an item of field l was picked this turn (RC-R179, RC-A15)
+G_KEACH = G_PICKED + 1             # KEACH:n: steps for each of the tracks after G_KTRACK (0 = a plain K)
 G_CHROW = G_KEACH + 1            # first atom row of the item being chosen (``choose``)
 G_KUP = G_CHROW + 1              # KEYUP: the card being upgraded (slot s, or 6 + available kind), -1 a plain KEY
 G_ART_RET = G_KUP + 1            # phase after the ``artifact`` window (a movement goes on, or the reward)
@@ -148,7 +154,8 @@ G_CHEST_DISC = G_CHEST_DN + 1    # [CHEST_MAX]
 G_CHEST_K = G_CHEST_DISC + CHEST_MAX   # reshuffles so far (RC-A27)
 # registers an atom in progress keeps while a nested reward runs (saved in its frame)
 REGS = (G_LEFT, G_SUBRET, G_SELLF, G_OWNER, G_KTRACK, G_KLEFT, G_KEACH, G_MOVES, G_MFROM, G_MTO,
-        G_MCOUNT, G_KUP, G_ART_RET, G_DEV_T, G_DEV_F, G_DEV_K, G_DEV_STEP, G_DEV_RET, G_DEV_EXO, G_HERE)
+        G_MCOUNT, G_KUP, G_ART_RET, G_DEV_T, G_DEV_F, G_DEV_K, G_DEV_STEP, G_DEV_RET, G_DEV_EXO, G_HERE,
+        G_EXP_SLOT, G_EXP_RET)
 FR_E, FR_DONE, FR_RET, FR_ONCE, FR_ITEM, FR_ALT, FR_REGS = range(7)
 FR_W = FR_REGS + len(REGS)       # per frame: effect, items done (bits), return phase, action atoms
                                  # at once, the one item resolved (-1 the whole reward), its
@@ -188,7 +195,9 @@ P_SANCT = P_BLD + F_MAX          # bit i: sanctuary i (top first) built, off the
 P_WS = P_SANCT + 1               # [3] workshops built per terrain column (bottom first, RC-R132)
 P_MON = P_WS + 3                 # monuments built (bottom first, RC-R138)
 P_CAMPS = P_MON + 1              # bit c: camp c's reward received (RC-R145)
-SW = P_CAMPS + 1
+P_EXPL = P_CAMPS + 1             # statistics: tiles explored (rc_explorations)
+P_SYM = P_EXPL + 1               # bit i: upgrade symbol i reached once (RC-A13)
+SW = P_SYM + 1
 W = SEAT0 + MAXP * SW
 
 # ---- hidden columns --------------------------------------------------------------------------------
@@ -199,7 +208,8 @@ H_GOALS = H_GREY + DECK_MAX      # [MAXP, 3] goal cards per seat (-1 none)
 H_OLDT = H_GOALS + 3 * MAXP      # [TRIBES_MAX] the "old_tribes" permutation
 H_OLDI = H_OLDT + TRIBES_MAX     # [ITEMS_MAX] the "old_items" permutation
 H_CHEST_KEYS = H_OLDI + ITEMS_MAX  # [CHEST_RESHUFFLES, 4] key of the k-th reshuffle (k = 1 ..), 16 bits a word, low first
-H = H_CHEST_KEYS + 4 * CHEST_RESHUFFLES
+H_BAGKEY = H_CHEST_KEYS + 4 * CHEST_RESHUFFLES   # [4] the "bag" stream key (``bag_key``), 16 bits a word, low first
+H = H_BAGKEY + 4
 
 
 def seat_col(p: int, c: int) -> int:

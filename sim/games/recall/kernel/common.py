@@ -8,8 +8,9 @@ from numba import njit
 from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.state import (
-    G_DEV_RET, G_EVENT_USED, G_HERE, G_PHASE, G_RECHARGED, G_ROUND, G_STOP, PH_DEV, PH_STOP, P_CR,
-    P_CR_LOST, P_OWN, P_PLACED, P_SCORE, P_SKILL, P_USES, SEAT0, SW, U_MAX)
+    G_DEV_RET, G_EVENT_USED, G_HERE, G_PHASE, G_RECHARGED, G_ROUND, G_STOP, G_UPG_BITS, G_UPG_SEAT,
+    PH_DEV, PH_STOP, P_CR, P_CR_LOST, P_OWN, P_PLACED, P_SCORE, P_SKILL, P_SYM, P_USES, SEAT0, SW,
+    U_MAX)
 
 kernel_cache.watch(__file__, st)
 
@@ -25,15 +26,16 @@ kernel = njit(cache=True, _nrt=False)
  C_T_NEIGH, C_T_FSLOT, C_T_TMOVE, C_T_ACOST, C_NCOLS, C_VOLCANO, C_COLTERON, C_EXO, C_T_COVERED,
  C_T_YELLOW, C_NYELLOW, C_NGREEN, C_NGREY, C_LEX,
  C_T_TBLD, C_T_TCOL, C_T_TKEY, C_T_WSCOST, C_T_WSN, C_WSW, C_T_MONCOST, C_NMON, C_T_SANCT, C_NSANCT, C_T_EXC,
- C_T_MTILE, C_T_CAMP, C_T_PROD_COL, C_T_PROD_POS, C_T_FTRACK, C_EXC_TERR, C_T_KCOLOUR) = range(91)
-NC = 91
+ C_T_MTILE, C_T_CAMP, C_T_PROD_COL, C_T_PROD_POS, C_T_FTRACK, C_EXC_TERR, C_T_KCOLOUR,
+ C_T_SADJ, C_T_TILE, C_PER_SITE, C_FREE_UPG) = range(95)
+NC = 95
 DRAFT_PAIRS, DRAFT_RANDOM, DRAFT_CUSTOM = 0, 1, 2
 A_END, A_RECALL = 0, 1
 EVENTS = ("", "bonus_token", "key_card", "sanctuary", "artifact", "excavate", "production", "camp")
 EV_BONUS, EV_KEY, EV_SANCT, EV_ART, EV_EXC, EV_PROD, EV_CAMP = 1, 2, 3, 4, 5, 6, 7
 # sim.games.recall.content_types.OPS indices used here; atom columns of tables.ATOM_COLUMNS
 (OP_CRYSTAL, OP_F, OP_VP, OP_PP, OP_K, OP_UPC, OP_KEY, OP_CHEST, OP_MOVE, OP_DEV, OP_PAYOPT, OP_UNITS, OP_BUY,
- OP_SELL, OP_COPY, OP_FH) = 0, 1, 3, 4, 5, 7, 8, 11, 14, 16, 18, 19, 20, 21, 22, 2
+ OP_SELL, OP_COPY, OP_FH, OP_EXPLORE) = 0, 1, 3, 4, 5, 7, 8, 11, 14, 16, 18, 19, 20, 21, 22, 2, 17
 OP_KEACH, OP_KEYUP, OP_KEYBACK, OP_FREE, OP_ART_DISPLAY, OP_COST = 6, 9, 10, 12, 13, 23
 # action atoms (content_types.ACTION_OPS) are the ops OP_MOVE .. OP_COPY
 A_ITEM, A_ALT, A_OP, A_ARG, A_N, A_W, A_R, A_P, A_OPTION = range(9)
@@ -161,13 +163,19 @@ def crystal_cap(g, p, C):
 
 @kernel
 def gain_points(g, p, n, C, tab):
-    """Green points (never below 0); passing an upgrade symbol is not compiled: False."""
+    """Green points (never below 0, RC-R175). An upgrade symbol reached for the first time by p
+    (RC-R177, RC-A13; never again after moving back, RC-A67) before the hourglass is on the last
+    space (RC-R181) owes an ``upgrade`` decision: ``G_UPG_BITS``, asked by the flow before it
+    goes on (kernel/upgrade.py). Returns True (the callers' False branch is for stops)."""
     b = seat(p)
     old, new = g[b + P_SCORE], max(0, g[b + P_SCORE] + n)
     for i in range(C[C_NSYM]):
         sym = tab[C[C_T_SYM] + i]
-        if old < sym <= new:
-            return False
+        if old < sym <= new and (g[b + P_SYM] >> i) & 1 == 0:
+            g[b + P_SYM] |= 1 << i
+            if g[G_ROUND] + 1 < C[C_SPACES]:
+                g[G_UPG_BITS] |= 1 << i
+                g[G_UPG_SEAT] = p
     g[b + P_SCORE] = new
     return True
 
@@ -175,15 +183,13 @@ def gain_points(g, p, n, C, tab):
 @kernel
 def pay_cost(g, p, C, tab, w, r, pp):
     """``pay``, then Lexander's permanent effect: per purple crystal paid for a cost, 1 white
-    crystal and 1 point (RC-R230, RC-R231, RC-A48: conversions do not count, neither a purple
-    converted down nor one made from reds for this payment: only purples held count). False
-    when the points pass an upgrade symbol (not compiled: the caller stops)."""
-    held = min(pp, g[seat(p) + P_CR + 2])
+    crystal and 1 point (RC-R230, RC-R231, RC-A48: conversions do not count). False when the
+    points pass an upgrade symbol (not compiled: the caller stops)."""
     pay(g, p, C, w, r, pp)
     lex = C[C_LEX]
-    if held > 0 and lex >= 0 and g[seat(p) + P_OWN + lex] == 1:
-        g[seat(p) + P_CR] += held
-        return gain_points(g, p, held, C, tab)
+    if pp > 0 and lex >= 0 and g[seat(p) + P_OWN + lex] == 1:
+        g[seat(p) + P_CR] += pp
+        return gain_points(g, p, pp, C, tab)
     return True
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, queue, movement
+from sim.games.recall.kernel import common, frames, chests, queue, movement
 from sim.games.recall.kernel.common import (
     A_END, C_EXC_TERR, C_EXO, C_NMON, C_NSANCT, C_O_FIELD, C_O_OPT, C_O_USE, C_T_CAMP, C_T_EXC,
     C_T_FSLOT, C_T_MONCOST, C_T_MTILE, C_T_NEIGH, C_T_PROD_BLD, C_T_PROD_COL, C_T_PROD_POS,
@@ -29,7 +29,7 @@ from sim.games.recall.state import (
     PH_MON_TILE, PH_SANCTUARY, PH_SANCT_EVENT, PH_STONE, P_BLD, P_CAMPS, P_CR, P_FOL, P_MON,
     P_SANCT, P_SKILL, P_STONES, P_SUPPLY, P_WS)
 
-kernel_cache.watch(__file__, st, common, queue, movement)
+kernel_cache.watch(__file__, st, common, frames, chests, queue, movement)
 
 DEV_SANCT, DEV_WORKSHOP, DEV_MONUMENT, DEV_EXCAVATE, DEV_CRYSTAL = range(5)   # ``opt:t`` of ``dev``
 (DS_PAY, DS_COST, DS_GAIN, DS_TILE, DS_EXC_WINDOW, DS_CAMPS, DS_END) = range(7)
@@ -190,9 +190,11 @@ def apply_dev(g, C, tab, k, a):
         g[G_DEV_K] = a - o
         g[G_PHASE] = PH_DEV_NEXT
     elif k == K_MON_TILE:
-        j = a - o
+        j = a - o                                    # the j-th tile left; the rest close up
         g[F_MONTILE + g[G_DEV_F]] = g[G_MON_DISP + j] + 1
-        g[G_MON_DISP + j] = -1
+        for i in range(j, 4):
+            g[G_MON_DISP + i] = g[G_MON_DISP + i + 1]
+        g[G_MON_DISP + 4] = -1
         g[G_PHASE] = PH_DEV_NEXT
     elif k == K_PAYMENT:
         if a == A_END:

@@ -6,46 +6,52 @@ from __future__ import annotations
 from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.kernel import (
-    chests, common, dev, draft, frames, gains, knowledge, movement, queue, rewards, turn)
+    common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore, upgrade, turn)
 from sim.games.recall.kernel.common import (
     A_ARG, A_END, A_N, A_OPTION, A_P, A_R, A_RECALL, A_W, C_AUTO, C_COPY_EVER, C_DRAFT, C_EXO,
     C_KEEP3, C_MAXDEC, C_NGOAL_SP, C_NPATH_SP, C_NPROD, C_O_CHEST, C_O_COUNT, C_O_FIELD, C_O_OPT,
     C_O_PICK, C_O_PLAY, C_O_RING, C_O_USE, C_PER_STACK, C_SPACES, C_START1, C_START2, C_TRK_LAST,
     C_T_ABEFF, C_T_CHEST, C_T_DARK, C_T_EVT, C_T_GOAL, C_T_GOAL_SP, C_T_ITEM_AB, C_T_KEY, C_T_OPTS,
-    C_T_PATH_SP, C_T_PROD, C_U, DRAFT_RANDOM, S_ABILITY, S_FREE, S_PICK, S_PRODUCTION, S_REWARD, can_use,
-    clear_event, kernel, pay_ability, pay_cost, payable, seat, special_index, start_dev, stop)
+    C_T_PATH_SP, C_T_PROD, C_U, DRAFT_RANDOM, S_ABILITY, S_FREE, S_PICK, S_PRODUCTION, S_REWARD,
+    can_use, clear_event, kernel, pay_ability, pay_cost, payable, seat, special_index, start_dev,
+    stop)
+from sim.games.recall.kernel.frames import push_frame
+from sim.games.recall.kernel.chests import discard_chest
 from sim.games.recall.kernel.draft import (
     deal_old_tribes, draft_mask, draft_picks, draft_seat, place_start_followers, take_draft)
-from sim.games.recall.kernel.chests import discard_chest
-from sim.games.recall.kernel.frames import push_frame
-from sim.games.recall.kernel.gains import apply_gain, gain_mask
 from sim.games.recall.kernel.queue import (
     field_effect, has_items, push_effect, push_entry, queue_reward, remove_pending)
-from sim.games.recall.kernel.rewards import apply_choose, apply_order, choose_mask, next_step, order_mask
+from sim.games.recall.kernel.gains import apply_gain, gain_mask
+from sim.games.recall.kernel.rewards import (
+    apply_choose, apply_order, choose_mask, next_step, order_mask)
 from sim.games.recall.kernel.knowledge import items_left, knowledge_step
 from sim.games.recall.kernel.movement import (
     artifact_cost, exo_usable, move_targets, need_at, pay_followers, take_artifact)
 from sim.games.recall.kernel.dev import apply_dev, dev_node, production_visible
+from sim.games.recall.kernel.explore import apply_explore, explore_node
+from sim.games.recall.kernel.upgrade import apply_upgrade, upgrade_node
 from sim.games.recall.kernel.turn import (
     after_event, end_turn, event_mask, event_of, free_actions, main_mask, recharge,
     use_event_ability)
 from sim.games.recall.state import (
     ALT_KIND, F_ART, F_START, G_ACTIVE, G_CARD, G_DARK, G_DEC, G_DSTEP, G_EVENT_USED, G_FIELD,
     G_FR_N, G_GUARD, G_KIND, G_KLEFT, G_KTRACK, G_LEFT, G_MCOUNT, G_MFROM, G_MOVES, G_MTO, G_NF,
-    G_NP, G_OLD_ITEMS, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_PROD_LEFT, G_PROD_USED, G_RECHARGED,
-    G_ROUND, G_SELLF, G_SUBRET, G_TURN_DEC, H_GOALS, K_BUY, K_CHOOSE, K_COPY, K_CRYSTAL, K_DISPLAY,
-    K_DONE, K_DRAFT, K_EFFECT, K_EVENT, K_FREE, K_GOAL, K_ITEM, K_KEY, K_KEYUP, K_MAIN,
-    K_MOVE_COUNT, K_MOVE_FROM, K_MOVE_TO, K_ORDER, K_PATH, K_PAYMENT, K_PAY_MOVE, K_PLACE,
-    K_PRODUCE, K_RECHARGE, K_SELL, K_SELL_COUNT, K_SLOT, K_START_FIELD, K_STOP, K_TRACK, K_TURN_END,
-    K_UNITS, PEND_W, PH_BONUS_EVENT, PH_BUY, PH_CHOOSE, PH_COPY, PH_CRYSTAL,
-    PH_DEV, PH_DEV_NEXT, PH_DISPLAY, PH_DONE, PH_DRAFT, PH_EFFECT, PH_EXEC, PH_FREE, PH_GOAL, PH_ITEM, PH_KEY,
-    PH_KEYUP, PH_KEY_EVENT, PH_KSTEP, PH_KTRACK, PH_MAIN, PH_MOVE_COUNT, PH_MOVE_FROM, PH_MOVE_TO,
-    PH_NEXT, PH_OLD, PH_ORDER, PH_PATH, PH_PAYMENT, PH_PAY_MOVE, PH_PLACE, PH_PRODUCE,
-    PH_PROD_EVENT, PH_RECHARGE, PH_SELL, PH_SELL_COUNT, PH_SLOT, PH_SOLO, PH_STOP, PH_TURN,
-    PH_TURN_END, PH_UNITS, P_AVAIL, P_BLD, P_CR, P_EVER, P_FOL, P_OWN, P_PATHS, P_PLAYS, P_RECALLS, P_SLOT,
-    P_START, P_STEPS_LOST, P_SUPPLY, P_TRK)
+    G_NP, G_OLD_ITEMS, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_PICKED, G_PROD_LEFT, G_PROD_USED,
+    G_RECHARGED, G_ROUND, G_SELLF, G_SUBRET, G_TURN_DEC, G_UPG_BITS, G_UPG_RET, G_UPG_SEAT,
+    H_GOALS, K_BUY, K_CHOOSE, K_COPY, K_CRYSTAL, K_DISPLAY, K_DONE, K_DRAFT, K_EFFECT, K_EVENT,
+    K_EXPLORE, K_FREE, K_GOAL, K_ITEM, K_KEY, K_KEYUP, K_MAIN, K_MOVE_COUNT, K_MOVE_FROM,
+    K_MOVE_TO, K_ORDER, K_PATH, K_PAYMENT, K_PAY_MOVE, K_PLACE, K_PRODUCE, K_RECHARGE, K_ROTATION,
+    K_SELL, K_SELL_COUNT, K_SLOT, K_START_FIELD, K_STOP, K_TRACK, K_TURN_END, K_UNITS, K_UPGRADE,
+    PEND_W, PH_BONUS_EVENT, PH_BUY, PH_CHOOSE, PH_COPY, PH_CRYSTAL, PH_DEV, PH_DEV_NEXT,
+    PH_DISPLAY, PH_DONE, PH_DRAFT, PH_EFFECT, PH_EXEC, PH_EXPLORE, PH_EXPLORE_NEXT, PH_FREE,
+    PH_GOAL, PH_ITEM, PH_KEY, PH_KEYUP, PH_KEY_EVENT, PH_KSTEP, PH_KTRACK, PH_MAIN, PH_MOVE_COUNT,
+    PH_MOVE_FROM, PH_MOVE_TO, PH_NEXT, PH_OLD, PH_ORDER, PH_PATH, PH_PAYMENT, PH_PAY_MOVE,
+    PH_PLACE, PH_PRODUCE, PH_PROD_EVENT, PH_RECHARGE, PH_SELL, PH_SELL_COUNT, PH_SLOT, PH_SOLO,
+    PH_STOP, PH_TURN, PH_TURN_END, PH_UNITS, PH_UPGRADE, P_AVAIL, P_BLD, P_CR, P_EVER, P_FOL,
+    P_OWN, P_PATHS, P_PLAYS, P_RECALLS, P_SLOT, P_START, P_STEPS_LOST, P_SUPPLY, P_TRK)
 
-kernel_cache.watch(__file__, st, chests, common, dev, draft, frames, gains, knowledge, movement, queue, rewards, turn)
+kernel_cache.watch(__file__, st,
+                   common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore, upgrade, turn)
 
 
 @kernel
@@ -67,6 +73,10 @@ def apply(g, h, C, tab, atoms, a):
             g[G_PHASE] = after_event(g, g[G_PHASE])
         else:
             use_event_ability(g, a - C[C_O_USE], C, tab, atoms)
+    elif k == K_UPGRADE:
+        apply_upgrade(g, C, tab, atoms, a)
+    elif k == K_EXPLORE or k == K_ROTATION:
+        apply_explore(g, h, C, tab, k, a)
     elif g[G_PHASE] >= PH_DEV and g[G_PHASE] <= PH_DEV_NEXT:      # a development decision
         apply_dev(g, C, tab, k, a)
     elif free:                                              # RC-A70: then the same node again
@@ -119,6 +129,8 @@ def apply(g, h, C, tab, atoms, a):
             q = G_PEND + PEND_W * i
             e, item, kind = g[q], g[q + 1], g[q + 3]
             g[G_OWNER] = g[q + 2]
+            if g[q + 2] >= 0:                               # RC-R179, RC-A15: field l has begun
+                g[G_PICKED] |= 1 << g[q + 2]
             remove_pending(g, i)
             if kind == 0 or kind >= ALT_KIND:               # the item (its alternative chosen, RC-A64)
                 push_frame(g, e, PH_EFFECT, 1, item, kind - ALT_KIND if kind else -1)
@@ -306,6 +318,10 @@ def advance(g, h, lg, C, tab, atoms):
     while True:
         ph = g[G_PHASE]
         p = g[G_ACTIVE]
+        if g[G_UPG_BITS] != 0 and ph != PH_UPGRADE and ph != PH_STOP and ph != PH_DONE:
+            g[G_UPG_RET] = ph                     # RC-R177: the tile right after the points
+            g[G_PHASE] = PH_UPGRADE
+            continue
         if ph == PH_SOLO:
             if g[G_NP] == 1:                      # RC-V11: start field 1 or 2
                 lg[C[C_O_OPT]] = True
@@ -333,6 +349,7 @@ def advance(g, h, lg, C, tab, atoms):
             g[G_CARD] = -1
             g[G_FIELD] = -1
             g[G_PEND_N] = 0
+            g[G_PICKED] = 0
             if special_index(g, C, tab, C[C_T_PATH_SP], C[C_NPATH_SP]) >= 0:
                 g[G_PHASE] = PH_PATH
             elif special_index(g, C, tab, C[C_T_GOAL_SP], C[C_NGOAL_SP]) >= 0:
@@ -342,6 +359,14 @@ def advance(g, h, lg, C, tab, atoms):
         elif ph == PH_MAIN:
             main_mask(g, lg, C, tab, atoms, p)
             if decide(g, h, lg, C, tab, atoms, K_MAIN, p):
+                return
+        elif ph == PH_UPGRADE:
+            kind = upgrade_node(g, lg, C)
+            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, g[G_UPG_SEAT]):
+                return
+        elif ph >= PH_EXPLORE and ph <= PH_EXPLORE_NEXT:
+            kind = explore_node(g, lg, C, tab, atoms, p)
+            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
                 return
         elif ph >= PH_DEV and ph <= PH_DEV_NEXT:
             kind = dev_node(g, lg, C, tab, atoms, p)

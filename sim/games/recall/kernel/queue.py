@@ -5,21 +5,22 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import chests, common, frames
-from sim.games.recall.kernel.chests import draw_chest
+from sim.games.recall.kernel import common, frames, chests
 from sim.games.recall.kernel.common import (
-    A_ALT, A_ARG, A_ITEM, A_N, A_OP, A_P, A_R, A_W, C_T_BASE, C_T_EROWS, C_T_UPG, OP_ART_DISPLAY, OP_BUY,
-    OP_CHEST, OP_COPY, OP_COST, OP_CRYSTAL, OP_DEV, OP_F, OP_FH, OP_FREE, OP_K, OP_KEACH, OP_KEY,
-    OP_KEYBACK, OP_KEYUP, OP_MOVE, OP_PAYOPT, OP_PP, OP_SELL, OP_UNITS, OP_UPC, OP_VP, S_PICK, S_REWARD,
-    gain_points, kernel, pay_cost, payable, seat, start_dev, stop)
+    A_ALT, A_ARG, A_ITEM, A_N, A_OP, A_P, A_R, A_W, C_T_BASE, C_T_EROWS, C_T_UPG, OP_ART_DISPLAY,
+    OP_BUY, OP_CHEST, OP_COPY, OP_COST, OP_CRYSTAL, OP_DEV, OP_EXPLORE, OP_F, OP_FH, OP_FREE, OP_K,
+    OP_KEACH, OP_KEY, OP_KEYBACK, OP_KEYUP, OP_MOVE, OP_PAYOPT, OP_PP, OP_SELL, OP_UNITS, OP_UPC,
+    OP_VP, S_PICK, S_REWARD, gain_points, kernel, pay_cost, payable, seat, start_dev, stop)
 from sim.games.recall.kernel.frames import at_once, push_frame, top
+from sim.games.recall.kernel.chests import draw_chest
 from sim.games.recall.state import (
-    ALT_KIND, FR_E, G_ACTIVE, G_HERE, G_KEACH, G_KLEFT, G_KTRACK, G_KUP, G_LEFT, G_MOVES, G_OWNER,
-    G_PEND, G_PEND_N, G_PHASE, G_SUBRET, PEND_MAX, PEND_W, PH_BUY, PH_COPY, PH_CRYSTAL, PH_DISPLAY,
-    PH_EXEC, PH_FREE, PH_KEY, PH_KEYUP, PH_KSTEP, PH_KTRACK, PH_MOVE_FROM, PH_PAY_MOVE, PH_PLACE,
-    PH_SELL, PH_SLOT, PH_STOP, PH_UNITS, P_CR, P_FOL, P_PURPLE, P_SUPPLY, P_UPG)
+    ALT_KIND, FR_E, G_ACTIVE, G_EXP_RET, G_HERE, G_KEACH, G_KLEFT, G_KTRACK, G_KUP, G_LEFT,
+    G_MOVES, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_SUBRET, PEND_MAX, PEND_W, PH_BUY, PH_COPY,
+    PH_CRYSTAL, PH_DISPLAY, PH_EXEC, PH_EXPLORE, PH_FREE, PH_KEY, PH_KEYUP, PH_KSTEP, PH_KTRACK,
+    PH_MOVE_FROM, PH_PAY_MOVE, PH_PLACE, PH_SELL, PH_SLOT, PH_STOP, PH_UNITS, P_CR, P_FOL,
+    P_PURPLE, P_SUPPLY, P_UPG)
 
-kernel_cache.watch(__file__, st, common, chests, frames)
+kernel_cache.watch(__file__, st, common, frames, chests)
 
 
 @kernel
@@ -152,6 +153,9 @@ def execute(g, h, C, tab, atoms, r, n):
                 stop(g, S_PICK)
                 return
         start_dev(g, PH_EXEC)
+    elif op == OP_EXPLORE:                            # RC-R106: kernel/explore.py
+        g[G_EXP_RET] = PH_EXEC
+        g[G_PHASE] = PH_EXPLORE
     elif op == OP_KEY:                                # RC-R191: one card of that colour from the offer
         g[G_LEFT] = atoms[r, A_ARG]
         g[G_KUP] = -1

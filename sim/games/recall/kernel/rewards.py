@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, frames, queue
+from sim.games.recall.kernel import chests, common, frames, queue
 from sim.games.recall.kernel.common import (
     A_ALT, A_ITEM, A_N, A_OP, C_O_OPT, C_O_PICK, C_T_EROWS, OP_CHEST, OP_COPY, OP_CRYSTAL, OP_MOVE,
     OP_PP, OP_VP, kernel)
@@ -22,7 +22,7 @@ from sim.games.recall.state import (
     FR_ALT, FR_DONE, FR_E, FR_ITEM, FR_ONCE, G_CHROW, G_PHASE, K_CHOOSE, K_ORDER, PH_CHOOSE,
     PH_EXEC, PH_ORDER)
 
-kernel_cache.watch(__file__, st, common, frames, queue)
+kernel_cache.watch(__file__, st, common, frames, chests, queue)
 
 
 @kernel

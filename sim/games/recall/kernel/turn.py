@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, frames, queue
+from sim.games.recall.kernel import chests, common, frames, queue
 from sim.games.recall.kernel.common import (
     A_END, A_RECALL, C_COPY_EVER, C_JHE, C_K, C_NCH, C_NOORD, C_O_CHEST, C_O_PLAY, C_O_RING,
     C_O_USE, C_RINGS, C_T_ABEFF, C_T_EVT, C_T_FREE, C_T_KEY, C_U, EV_ART, EV_BONUS, EV_CAMP,
@@ -19,7 +19,7 @@ from sim.games.recall.state import (
     PH_KBONUS, PH_KEY_EVENT, PH_KSTEP, PH_NEXT, PH_PRODUCE, PH_PROD_EVENT, PH_SANCT_EVENT,
     PH_TURN_END, P_AVAIL, P_CHESTS, P_EVER, P_FOL, P_OWN, P_PLACED, P_SKILL, P_SLOT, P_USES)
 
-kernel_cache.watch(__file__, st, common, frames, queue)
+kernel_cache.watch(__file__, st, common, frames, chests, queue)
 
 
 @kernel
