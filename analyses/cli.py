@@ -102,6 +102,7 @@ def cmd_report(args) -> int:
     files = experiment_report(results, args.report_dir, args.by, args.level, args.details, not args.no_ratings,
                               min_edge=min_edge(args, results))
     print(f"report: {files.pdf}")
+    print(f"html: {files.html}")
     print(f"figures: {len(files.pngs)} PNG files in {files.pngs[0].parent if files.pngs else args.report_dir}")
     return 0
 
@@ -211,6 +212,7 @@ def cmd_compare(args) -> int:
         from reports.report import compare_report
         files = compare_report(c, seq_result, args.report_dir, text)
         print(f"\nreport: {files.pdf}")
+        print(f"html: {files.html}")
     return 0
 
 

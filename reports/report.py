@@ -22,6 +22,7 @@ from analyses.intervals import WILSON
 from analyses.load import Results
 from analyses.sweep import sweep_table
 from reports import figures as F
+from reports import html as H
 from reports import ladder
 from sim.core.errors import InputError
 
@@ -51,12 +52,15 @@ def check_report_dir(out_dir) -> Path:
 class ReportFiles:
     pdf: Path
     pngs: list = field(default_factory=list)
+    html: Path | None = None
 
 
 class _Writer:
-    """Saves each figure as PNG and appends it to the PDF, then closes it (bounded memory)."""
+    """Saves each figure as PNG, appends it to the PDF and to the HTML report, then closes it
+    (bounded memory). A section may give its own HTML body (real tables, the verdict as text)
+    in place of the figure's picture."""
 
-    def __init__(self, pdf: Path, png_dir: Path):
+    def __init__(self, pdf: Path, png_dir: Path, title: str = ""):
         try:
             pdf.parent.mkdir(parents=True, exist_ok=True)
             png_dir.mkdir(parents=True, exist_ok=True)
@@ -68,17 +72,22 @@ class _Writer:
                              f"({err.strerror}); expected a writable folder") from None
         self.pdf_path, self.png_dir = pdf, png_dir
         self.pngs: list = []
+        self.html = H.HtmlReport(title or pdf.stem)
 
-    def add(self, name: str, fig):
+    def add(self, name: str, fig, html: str | None = None, stamp: str = ""):
         path = self.png_dir / f"{safe_name(name)}.png"
         fig.savefig(path, dpi=150)
         self.pdf.savefig(fig)
+        title = fig._suptitle.get_text() if fig._suptitle is not None else name
         plt.close(fig)
         self.pngs.append(path)
+        self.html.add(safe_name(name), title, html if html is not None else H.figure(path, title),
+                      stamp if html is not None else "")
 
     def close(self) -> ReportFiles:
         self.pdf.close()
-        return ReportFiles(self.pdf_path, self.pngs)
+        html = self.html.write(self.pdf_path.with_suffix(".html"))
+        return ReportFiles(self.pdf_path, self.pngs, html)
 
 
 def _pct(x) -> str:
@@ -173,65 +182,118 @@ def verdict_lines(page) -> list:
     return _wrap([head, ""] + [f"{marks[c]} {t}" for c, t in items] + [""] + notes)
 
 
+def rates_rows(rates: pl.DataFrame, by: str) -> tuple:
+    """(header, rows of text cells, flagged) of a win-rate table, best first; the text and the
+    HTML tables both print these cells."""
+    multi = bool((rates["rows"] > rates["games"]).any())
+    header = [by, "rows", "win/seat", "95% interval", "fair", "excess", "p", "p Holm"] + (["wins game"] if multi else [])
+    rows, flagged = [], []
+    for r in rates.sort("win_rate", descending=True).iter_rows(named=True):
+        rows.append([str(r[by]), f"{r['rows']:,}", _pct(r["win_rate"]).strip(),
+                     f"[{_pct(r['lo']).strip()}, {_pct(r['hi']).strip()}]", _pct(r["fair"]).strip(),
+                     f"{fmt.signed(r['excess'], 2, 100)}pp", _p(r["p"]), _p(r["p_holm"])]
+                    + ([_pct(r["game_rate"]).strip()] if multi else []))
+        flagged.append(bool(r["significant"]))
+    return header, rows, flagged
+
+
 def rates_lines(rates: pl.DataFrame, by: str) -> list:
     """Win rate per seat of each group; 'wins game' (share of its games some seat of it wins)
     too when a group fills several seats of a game, where the two differ."""
-    multi = bool((rates["rows"] > rates["games"]).any())
-    out = [f"{by:<18}{'rows':>9}{'win/seat':>9}  {'95% interval':<16}{'fair':>7}{'excess':>10}{'p':>9}"
-           f"{'p Holm':>9}" + (f"{'wins game':>11}" if multi else "")]
-    for r in rates.sort("win_rate", descending=True).iter_rows(named=True):
-        out.append(f"{str(r[by])[:17]:<18}{r['rows']:>9,}{_pct(r['win_rate']):>9}  "
-                   f"[{_pct(r['lo'])}, {_pct(r['hi'])}]{_pct(r['fair']):>7}{fmt.signed(r['excess'], 2, 100):>8}pp"
-                   f"{_p(r['p']):>9}{_p(r['p_holm']):>9}" + (f"{_pct(r['game_rate']):>11}" if multi else "")
-                   + ("  *" if r["significant"] else ""))
+    header, rows, flagged = rates_rows(rates, by)
+    widths = [18, 9, 9, 18, 7, 10, 9, 9, 11]
+    def line(cells):
+        return "".join(c[:17].ljust(w) if k == 0 else "  " + c.ljust(w - 2) if k == 3 else c.rjust(w)
+                       for k, (c, w) in enumerate(zip(cells, widths)))
+    return [line(header)] + [line(r) + ("  *" if f else "") for r, f in zip(rows, flagged)]
+
+
+def seat_rows(by_seat: pl.DataFrame) -> tuple:
+    """(header, rows, flagged) of the win rate by seat, seats numbered from 1 (1 = start player)."""
+    header = ["players", "seat", "win rate", "95% interval", "fair", "excess", "p"]
+    rows, flagged = [], []
+    for r in by_seat.sort(["players", "seat"]).iter_rows(named=True):
+        rows.append([str(r["players"]), str(r["seat"] + 1) + (" (start)" if r["seat"] == 0 else ""),
+                     _pct(r["win_rate"]).strip(), f"[{_pct(r['lo']).strip()}, {_pct(r['hi']).strip()}]",
+                     _pct(r["fair"]).strip(), f"{fmt.signed(r['excess'], 2, 100)}pp", _p(r["p"])])
+        flagged.append(bool(r["significant"]))
+    return header, rows, flagged
+
+
+def _rate_facts(m: metrics_mod.Metrics) -> list:
+    s = m.summary
+    out = []
+    if s.equal_test:
+        t = s.equal_test
+        out.append(f"equal win rates: chi2 = {t['statistic']:.2f} on {t['df']} df, p = {_p(t['p'])} ({t['method']})")
+    out.append(f"spread of (win rate - fair share): {100 * s.spread:.2f} pp;  gap balance (1 - spread) over "
+               f"{m.by}: {s.gap_balance:.3f}  (1 = all equal; not Ludii's Balance beyond two players)")
     return out
+
+
+def _ludii_facts(m: metrics_mod.Metrics) -> list:
+    return [f"Ludii Balance over seats ({r['players']} players; rank utilities): {r['balance']:.3f} "
+            f"[{r['lo']:.3f}, {r['hi']:.3f}] (bootstrap over games); a perfectly fair game of this size "
+            f"shows about {r['fair_floor']:.3f}" for r in (m.ludii.iter_rows(named=True) if m.ludii is not None else ())]
+
+
+def _game_facts(m: metrics_mod.Metrics) -> list:
+    s = m.summary
+    sh = s.shared
+    r = s.length.filter(pl.col("measure") == "rounds").row(0, named=True)
+    t = s.length.filter(pl.col("measure") == "turns").row(0, named=True)
+    mv = m.margin.row(0, named=True)
+    out = [f"shared wins: {100 * sh['share']:.2f}% of games [{100 * sh['lo']:.2f}, {100 * sh['hi']:.2f}]   "
+           f"length: {r['mean']:.2f} rounds [{r['lo']:.2f}, {r['hi']:.2f}], {t['mean']:.1f} turns   "
+           f"margin of victory: {mv['mean']:.1f} points (median {mv['q50']:.0f})"]
+    ends = ", ".join(f"{e['end_reason']} {100 * e['share']:.1f}%" for e in m.end_reasons.iter_rows(named=True))
+    out.append(f"end reasons: {ends}")
+    if m.ratings is not None and "elo" in m.ratings.columns:
+        top = ", ".join(f"{r[m.rating_entity]} {fmt.signed(r['elo'], 0)} {fmt.interval(r['elo_lo'], r['elo_hi'], 0)}"
+                        for r in m.ratings.iter_rows(named=True))
+        out.append(f"ratings ({m.rating_entity}, Plackett-Luce, Elo scale): {top}")
+    out += [f"note: {note}" for note in s.notes]
+    out.append("* out of balance on the verdict page (one family for the page; the p Holm column is within its "
+               "table only)")
+    return out
+
+
+def _summary_head(m: metrics_mod.Metrics) -> tuple:
+    lv = int(round(m.level * 100))
+    return (f"experiment {m.experiment}  variant {m.variant}  game {m.game_name}  games {m.games:,}  "
+            f"config {m.config_hash}",
+            f"WIN RATE BY {m.by.upper()}  (shared wins split; {lv}% Wilson intervals; fair share = mean 1/players; "
+            f"score test vs fair share; * = out of balance on the verdict page)")
 
 
 def summary_lines(m: metrics_mod.Metrics) -> list:
     """The one-page summary of a variant as text lines."""
     s = m.summary
-    lv = int(round(m.level * 100))
-    lines = [f"experiment {m.experiment}  variant {m.variant}  game {m.game_name}  games {m.games:,}  "
-             f"config {m.config_hash}", "",
-             f"WIN RATE BY {m.by.upper()}  (shared wins split; {lv}% Wilson intervals; fair share = mean 1/players; "
-             f"score test vs fair share; * = out of balance on the verdict page)"]
-    lines += rates_lines(s.rates, m.by)
-    if s.equal_test:
-        t = s.equal_test
-        lines.append(f"equal win rates: chi2 = {t['statistic']:.2f} on {t['df']} df, p = {_p(t['p'])} ({t['method']})")
-    lines.append(f"spread of (win rate - fair share): {100 * s.spread:.2f} pp;  gap balance (1 - spread) over "
-                 f"{m.by}: {s.gap_balance:.3f}  (1 = all equal; not Ludii's Balance beyond two players)")
-    lines.append("")
-    lines.append("SEAT ADVANTAGE (seat 0 = start player)")
+    ident, rate_title = _summary_head(m)
+    lines = [ident, "", rate_title] + rates_lines(s.rates, m.by) + _rate_facts(m)
+    lines += ["", "SEAT ADVANTAGE (seat 1 = start player)"]
     for r in s.first_player.iter_rows(named=True):
         lines.append(f"  {r['players']} players: start player wins {_pct(r['win_rate'])} [{_pct(r['lo'])}, "
                      f"{_pct(r['hi'])}] vs fair {_pct(r['fair'])}; excess {fmt.signed(r['excess'], 2, 100)} pp, "
                      f"p {_p(r['p'])}" + (" *" if r["significant"] else ""))
-    for r in (m.ludii.iter_rows(named=True) if m.ludii is not None else ()):
-        lines.append(f"  Ludii Balance over seats ({r['players']} players; rank utilities): {r['balance']:.3f} "
-                     f"[{r['lo']:.3f}, {r['hi']:.3f}] (bootstrap over games); a perfectly fair game of this size "
-                     f"shows about {r['fair_floor']:.3f}")
+    lines += ["  " + x for x in _ludii_facts(m)]
     if m.strategies is not None:
         lines += ["", "WIN RATE BY STRATEGY"] + rates_lines(m.strategies, "strategy")
-    lines.append("")
-    sh = s.shared
-    r = s.length.filter(pl.col("measure") == "rounds").row(0, named=True)
-    t = s.length.filter(pl.col("measure") == "turns").row(0, named=True)
-    mv = m.margin.row(0, named=True)
-    lines.append(f"shared wins: {100 * sh['share']:.2f}% of games [{100 * sh['lo']:.2f}, {100 * sh['hi']:.2f}]   "
-                 f"length: {r['mean']:.2f} rounds [{r['lo']:.2f}, {r['hi']:.2f}], {t['mean']:.1f} turns   "
-                 f"margin of victory: {mv['mean']:.1f} points (median {mv['q50']:.0f})")
-    ends = ", ".join(f"{e['end_reason']} {100 * e['share']:.1f}%" for e in m.end_reasons.iter_rows(named=True))
-    lines.append(f"end reasons: {ends}")
-    if m.ratings is not None and "elo" in m.ratings.columns:
-        top = ", ".join(f"{r[m.rating_entity]} {fmt.signed(r['elo'], 0)} {fmt.interval(r['elo_lo'], r['elo_hi'], 0)}"
-                        for r in m.ratings.iter_rows(named=True))
-        lines.append(f"ratings ({m.rating_entity}, Plackett-Luce, Elo scale): {top}")
-    for note in s.notes:
-        lines.append(f"note: {note}")
-    lines.append("* out of balance on the verdict page (one family for the page; the p Holm column is within its "
-                 "table only)")
+    lines += [""] + _game_facts(m)
     return _wrap(lines)
+
+
+def summary_html(m: metrics_mod.Metrics) -> str:
+    """The summary page as HTML: the same tables as real tables, the same facts as paragraphs."""
+    ident, rate_title = _summary_head(m)
+    parts = [H.paragraphs([ident]), f"<h3>{H.esc(rate_title[0] + rate_title[1:].lower())}</h3>",
+             H.table(*rates_rows(m.summary.rates, m.by)), H.paragraphs(_rate_facts(m)),
+             "<h3>Win rate by seat (1 = start player)</h3>", H.table(*seat_rows(m.by_seat)),
+             H.paragraphs(_ludii_facts(m))]
+    if m.strategies is not None:
+        parts += ["<h3>Win rate by strategy</h3>", H.table(*rates_rows(m.strategies, "strategy"))]
+    parts.append(H.paragraphs(_game_facts(m)))
+    return "".join(parts)
 
 
 def _wrap(lines: list, width: int = 125) -> list:
@@ -307,10 +369,12 @@ def feature_figures(w: _Writer, m: metrics_mod.Metrics, fa, suffix: str = ""):
     name = safe_name(fa.feature.name.replace(" ", "_"))
     lv = int(round(m.level * 100))
     pages = _pages(_wrap(format_feature(fa), 140), 62)
+    st_text = _stamp(m, f"{lv}% intervals: Wilson, Newcombe, Welch (methods on the page)")
     for k, body in enumerate(pages):
         more = f" ({k + 1}/{len(pages)})" if len(pages) > 1 else ""
         w.add(f"feature_{name}{'' if k == 0 else f'_{k + 1}'}{suffix}",
-              F.text_page(body, _stamp(m, f"{lv}% intervals: Wilson, Newcombe, Welch (methods on the page)"), f"Features in play: {fa.feature.name}{more}", size=7 if len(body) > 45 else 8))
+              F.text_page(body, st_text, f"Features in play: {fa.feature.name}{more}", size=7 if len(body) > 45 else 8),
+              H.preformatted(body), st_text.text())
     multi = fa.values["players"].n_unique() > 1
 
     def labelled(df):
@@ -359,7 +423,7 @@ def add_verdict_page(w: _Writer, m: metrics_mod.Metrics, name: str, title: str):
     """The plain-language verdict page of a variant (traffic lights, no monospace)."""
     head, items, notes = verdict_items(m.page, VERDICT_LINES)
     st = _stamp(m, f"simultaneous {int(round(m.level * 100))}% intervals (Bonferroni over the page)")
-    w.add(name, F.verdict_page(head, items, notes, st, title))
+    w.add(name, F.verdict_page(head, items, notes, st, title), H.verdict_section(head, items, notes), st.text())
 
 
 def experiment_report(results: Results, out_dir=OUT, by: str | None = None, level: float = 0.95,
@@ -377,7 +441,8 @@ def experiment_report(results: Results, out_dir=OUT, by: str | None = None, leve
         first = all_metrics[variants[0]]
         if len(variants) == 1:
             add_verdict_page(w, first, "verdict", f"Verdict: {results.label}")
-            w.add("summary", F.text_page(summary_lines(first), _stamp(first), f"Balance details: {results.label}"))
+            w.add("summary", F.text_page(summary_lines(first), _stamp(first), f"Balance details: {results.label}"),
+                  summary_html(first), _stamp(first).text())
         else:
             hashes = ", ".join(sorted({m.config_hash for m in all_metrics.values()}))[:60]
             st = F.Stamp(results.experiment, None, f"{sum(m.games for m in all_metrics.values()):,} games in "
@@ -398,7 +463,8 @@ def experiment_report(results: Results, out_dir=OUT, by: str | None = None, leve
                 if len(variants) > 1:
                     add_verdict_page(w, m, f"verdict{suffix}", f"Verdict: {results.experiment} : {v}")
                     w.add(f"summary{suffix}", F.text_page(summary_lines(m), _stamp(m),
-                                                          f"Balance summary: {results.experiment} : {v}"))
+                                                          f"Balance summary: {results.experiment} : {v}"),
+                          summary_html(m), _stamp(m).text())
                 variant_figures(w, m, suffix)
         ladder.add_pages(w, results)      # the skill ladder's section, when `sim ladder` kept one (docs/tuning.md)
     finally:
@@ -420,7 +486,8 @@ def compare_report(comparison, sequential=None, out_dir=OUT, text: str | None = 
                  f"{c.a.info.config_hash} / {c.b.info.config_hash}", f"{int(round(c.level * 100))}% {method}")
     try:
         body = _wrap((text or format_comparison(c)).splitlines(), 140)
-        w.add("summary", F.text_page(body, st, "Variant comparison", size=7.5 if len(body) > 45 else 8.5))
+        w.add("summary", F.text_page(body, st, "Variant comparison", size=7.5 if len(body) > 45 else 8.5),
+              H.preformatted(body), st.text())
         d = fmt.number(c.family.delta, 1, 100)
         sim = F.Stamp(st.experiment, None, games, st.config_hash,
                       f"simultaneous {int(round(c.level * 100))}% intervals over the {c.wins.height} groups (one family)")
