@@ -40,6 +40,7 @@ class Metrics:
     features: list = field(default_factory=list)   # features.FeatureAnalysis per feature the game declares
     page: verdicts.VerdictPage | None = None        # the verdict page: every question, one family
     ludii: pl.DataFrame | None = None               # Ludii's Balance over seats per player count
+    by_strategy: pl.DataFrame | None = None         # win rate by `by` x strategy, when both vary
 
 
 def _n_unique(lf: pl.LazyFrame, col: str) -> int:
@@ -64,7 +65,7 @@ def verdict_page(m: "Metrics", lf: pl.LazyFrame, min_edge: float, synthetic: boo
     words = {(ln.question, ln.group): ln.word for ln in page.lines}
     m.summary.rates = _mark(m.summary.rates, pl.concat_str(pl.lit(m.by + "\t"), pl.col(m.by).cast(pl.String)),
                             {f"{q}\t{g}": w for (q, g), w in words.items()})
-    m.by_seat = _mark(m.by_seat, pl.format("seat ({} players)\tseat {}", "players", "seat"),
+    m.by_seat = _mark(m.by_seat, pl.format("seat ({} players)\tseat {}", "players", pl.col("seat") + 1),
                       {f"{q}\t{g}": w for (q, g), w in words.items()})
     m.strategies = _mark(m.strategies, pl.concat_str(pl.lit("strategy\t"), pl.col("strategy")),
                          {f"{q}\t{g}": w for (q, g), w in words.items()})
@@ -117,4 +118,6 @@ def compute(results: Results, variant: str, by: str | None = None, level: float 
     synthetic = bool((results.manifest or {}).get("synthetic")) or results.game_name == "synthetic"
     m.page = verdict_page(m, lf, min_edge, synthetic)
     m.ludii = winrates.ludii_balance(lf, level)
+    if strategies is not None and by != "seat":
+        m.by_strategy = winrates.win_rates(lf, [by, "strategy"], level)
     return m

@@ -20,7 +20,8 @@ from matplotlib.backends.backend_pdf import PdfPages
 from analyses import fmt, metrics as metrics_mod, verdicts
 from analyses.intervals import WILSON
 from analyses.load import Results
-from analyses.sweep import sweep_table
+from analyses.load import sweep_point
+from analyses.sweep import paired_sweep_table, reference_point, sweep_table
 from reports import figures as F
 from reports import html as H
 from reports import ladder
@@ -286,7 +287,8 @@ def summary_lines(m: metrics_mod.Metrics) -> list:
 def summary_html(m: metrics_mod.Metrics) -> str:
     """The summary page as HTML: the same tables as real tables, the same facts as paragraphs."""
     ident, rate_title = _summary_head(m)
-    parts = [H.paragraphs([ident]), f"<h3>{H.esc(rate_title[0] + rate_title[1:].lower())}</h3>",
+    what, how = rate_title.split("  (", 1)
+    parts = [H.paragraphs([ident]), f"<h3>{H.esc(what.capitalize())}</h3>", H.paragraphs(["(" + how]),
              H.table(*rates_rows(m.summary.rates, m.by)), H.paragraphs(_rate_facts(m)),
              "<h3>Win rate by seat (1 = start player)</h3>", H.table(*seat_rows(m.by_seat)),
              H.paragraphs(_ludii_facts(m))]
@@ -346,17 +348,23 @@ def variant_figures(w: _Writer, m: metrics_mod.Metrics, suffix: str = ""):
         w.add(f"{m.by}_x_seat{suffix}", F.heatmap(m.cross, m.by, st, lv))
     if m.strategies is not None:
         w.add(f"win_rate_by_strategy{suffix}", F.win_rate_dots(m.strategies, "strategy", st, lv))
+    if m.by_strategy is not None:
+        w.add(f"{m.by}_x_strategy{suffix}", F.heatmap(m.by_strategy, m.by, st, lv, "strategy"))
     w.add(f"scores{suffix}", F.score_distributions(m.scores, m.by, m.components,
                                                    F.Stamp(m.experiment, m.variant, m.games, m.config_hash,
                                                            "95% t intervals of the mean")))
+    w.add(f"score_histograms{suffix}", F.score_histograms(m.score_counts, m.by, _stamp(m, "shares of rows (no intervals)")))
     if m.ratings is not None and "elo" in m.ratings.columns:
         w.add(f"ratings{suffix}", F.ratings_forest(m.ratings, m.rating_entity,
                                                    F.Stamp(m.experiment, m.variant, m.games, m.config_hash,
                                                            "95% intervals from the Fisher information")))
+    one_end = m.end_reasons["end_reason"][0] if m.end_reasons.height == 1 else None
     w.add(f"game_length{suffix}", F.game_length(m.length_counts, m.summary.length, m.margin,
                                                 F.Stamp(m.experiment, m.variant, m.games, m.config_hash,
-                                                        "95% t intervals of the mean")))
-    w.add(f"end_reasons{suffix}", F.end_reasons(m.end_reasons, m.summary.shared, st))
+                                                        "95% t intervals of the mean"),
+                                                m.summary.shared if one_end else None, one_end))
+    if one_end is None:                   # one reason would be a page with a single bar
+        w.add(f"end_reasons{suffix}", F.end_reasons(m.end_reasons, m.summary.shared, st))
     for fa in m.features:
         feature_figures(w, m, fa, suffix)
 
@@ -395,25 +403,49 @@ def feature_figures(w: _Writer, m: metrics_mod.Metrics, fa, suffix: str = ""):
                           f"{fa.feature.name}: change of the win rate by {fa.by} with the value in play", m.level))
 
 
-def overview_lines(results: Results, all_metrics: dict) -> list:
-    """First page of a multi-variant report: one row per variant."""
-    wv = min(max(len(v) for v in all_metrics) + 2, 30)
-    lines = [f"experiment {results.experiment}  game {results.game_name}  variants {len(results.variants)}"
-             + (f"  sweep over {', '.join(results.sweep)}" if results.sweep else ""), "",
-             f"{'variant':<{wv}}{'games':>9} {'config':<17}{'spread':>9}{'gap bal.':>9}{'start pl.':>10}"
-             f"{'rounds':>8}{'shared':>8}  out of balance (verdict page of the variant)"]
+def overview_rows(all_metrics: dict) -> tuple:
+    """(header, rows) of the multi-variant overview: one row per variant."""
+    header = ["variant", "games", "config", "spread", "gap bal.", "start pl.", "rounds", "shared",
+              "out of balance (verdict page of the variant)"]
+    rows = []
     for v, m in all_metrics.items():
         s = m.summary
         fp = s.first_player.row(0, named=True) if s.first_player.height else None
         r = s.length.filter(pl.col("measure") == "rounds").row(0, named=True)
-        lines.append(f"{v[:wv - 1]:<{wv}}{m.games:>9,} {m.config_hash:<17}{100 * s.spread:>6.2f} pp{s.gap_balance:>9.3f}"
-                     f"{(_pct(fp['win_rate']) if fp else '-'):>10}{r['mean']:>8.2f}{100 * s.shared['share']:>7.2f}%  "
-                     + (", ".join(f"{ln.group} ({ln.question})" for ln in m.page.flagged) or "none"))
-    lines += ["", "spread = largest minus smallest (win rate - fair share), percentage points; "
-              "gap bal. = 1 - spread (not Ludii's Balance beyond two players); start pl. = win rate of seat 0, the start player (first player count)", ""]
-    for v, m in all_metrics.items():
-        lines.append(f"{v}: {headline(m.page)}")
-    return _wrap(lines)
+        rows.append([v, f"{m.games:,}", m.config_hash, f"{100 * s.spread:.2f} pp", f"{s.gap_balance:.3f}",
+                     _pct(fp["win_rate"]).strip() if fp else "-", f"{r['mean']:.2f}", f"{100 * s.shared['share']:.2f}%",
+                     ", ".join(f"{ln.group} ({ln.question})" for ln in m.page.flagged) or "none"])
+    return header, rows
+
+
+def _overview_notes(results: Results, all_metrics: dict, detailed: bool) -> list:
+    notes = ["spread = largest minus smallest (win rate - fair share), percentage points; gap bal. = 1 - spread "
+             "(not Ludii's Balance beyond two players); start pl. = win rate of seat 1, the start player (first "
+             "player count)"]
+    if not detailed:
+        notes.append("One point's own pages (verdict, tables, figures): python -m sim report "
+                     f"{results.experiment_file or results.source}:POINT, or --details all.")
+    return notes + [f"{v}: {headline(m.page)}" for v, m in all_metrics.items()]
+
+
+def overview_lines(results: Results, all_metrics: dict, detailed: bool = True) -> list:
+    """First page of a multi-variant report: one row per variant."""
+    header, rows = overview_rows(all_metrics)
+    wv = min(max(len(v) for v in all_metrics) + 2, 30)
+    widths = [wv, 9, 18, 10, 9, 10, 8, 8]
+    def line(cells):
+        head = "".join(c[:w - 1].ljust(w) if k in (0, 2) else c.rjust(w) for k, (c, w) in enumerate(zip(cells, widths)))
+        return head + "  " + cells[-1]
+    lines = [f"experiment {results.experiment}  game {results.game_name}  variants {len(results.variants)}"
+             + (f"  sweep over {', '.join(results.sweep)}" if results.sweep else ""), "", line(header)]
+    lines += [line(r) for r in rows]
+    notes = _overview_notes(results, all_metrics, detailed)
+    return _wrap(lines + [""] + notes[:2 if not detailed else 1] + [""] + notes[2 if not detailed else 1:])
+
+
+def overview_html(results: Results, all_metrics: dict, detailed: bool) -> str:
+    return H.paragraphs([overview_lines(results, all_metrics)[0]]) + H.table(*overview_rows(all_metrics)) \
+        + H.paragraphs(_overview_notes(results, all_metrics, detailed))
 
 
 VERDICT_LINES = 20          # lines shown on the verdict page; the rest are in the details
@@ -438,6 +470,8 @@ def experiment_report(results: Results, out_dir=OUT, by: str | None = None, leve
         all_metrics = {v: metrics_mod.compute(results, v, by, level, with_ratings, min_edge=min_edge)
                        for v in variants}
         by = next(iter(all_metrics.values())).by
+        detailed = len(variants) == 1 or details == "all" or (details == "auto" and not results.sweep
+                                                               and len(variants) <= MAX_DETAILED_VARIANTS)
         first = all_metrics[variants[0]]
         if len(variants) == 1:
             add_verdict_page(w, first, "verdict", f"Verdict: {results.label}")
@@ -448,15 +482,13 @@ def experiment_report(results: Results, out_dir=OUT, by: str | None = None, leve
             st = F.Stamp(results.experiment, None, f"{sum(m.games for m in all_metrics.values()):,} games in "
                          f"{len(variants)} variants", hashes + ("..." if len(hashes) >= 60 else ""),
                          f"{int(round(level * 100))}% intervals: Wilson (rates), t (means)")
-            w.add("verdict", F.verdict_page(*variants_verdict(all_metrics), st, f"Verdicts: {results.experiment}"))
-            w.add("summary", F.text_page(overview_lines(results, all_metrics), st,
-                                         f"Balance summary: {results.experiment}"))
-            table = sweep_table(results, by, level)
-            params = list(results.sweep) or ["variant"]
-            for metric in ("win rate", "first player win rate", "score", "rounds", "shared wins", "balance"):
-                w.add(f"sweep_{metric.replace(' ', '_')}",
-                      F.sweep_metric(table, metric, params[0], st, params[1:]))
-        detailed = len(variants) == 1 or details == "all" or (details == "auto" and len(variants) <= MAX_DETAILED_VARIANTS)
+            vv = variants_verdict(all_metrics)
+            w.add("verdict", F.verdict_page(*vv, st, f"Verdicts: {results.experiment}"), H.verdict_section(*vv),
+                  st.text())
+            w.add("summary", F.text_page(overview_lines(results, all_metrics, detailed), st,
+                                         f"Balance summary: {results.experiment}"),
+                  overview_html(results, all_metrics, detailed), st.text())
+            sweep_pages(w, results, by, level, st)
         if detailed:
             for v, m in all_metrics.items():
                 suffix = "" if len(variants) == 1 else f"__{v}"
@@ -470,6 +502,20 @@ def experiment_report(results: Results, out_dir=OUT, by: str | None = None, leve
     finally:
         files = w.close()
     return files
+
+
+def sweep_pages(w: _Writer, results: Results, by: str, level: float, st):
+    """One page per metric against the swept parameter (or the variant): its level and, from
+    the same games, each point's paired difference from the default point."""
+    table = sweep_table(results, by, level)
+    reference, is_default = reference_point(results)
+    diffs = paired_sweep_table(results, by, reference, level)
+    params = list(results.sweep) or ["variant"]
+    ref = F.SweepReference(sweep_point(reference).get(params[0]) if results.sweep else reference, reference,
+                           "default" if is_default else "reference")
+    for metric in ("win rate", "first player win rate", "score"):
+        w.add(f"sweep_{metric.replace(' ', '_')}", F.sweep_metric(table, diffs, metric, params[0], st, params[1:], ref))
+    w.add("sweep_game", F.sweep_game(table, diffs, params[0], st, params[1:], ref))
 
 
 def compare_report(comparison, sequential=None, out_dir=OUT, text: str | None = None) -> ReportFiles:
