@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from analyses import balance, features as features_mod, ratings, scores, verdicts, winrates
+from analyses import balance, features as features_mod, holdings, ratings, scores, verdicts, winrates
 from analyses.load import Results
 
 
@@ -41,6 +41,7 @@ class Metrics:
     page: verdicts.VerdictPage | None = None        # the verdict page: every question, one family
     ludii: pl.DataFrame | None = None               # Ludii's Balance over seats per player count
     by_strategy: pl.DataFrame | None = None         # win rate by `by` x strategy, when both vary
+    held: list = field(default_factory=list)        # holdings.HeldAnalysis per held content the game declares
 
 
 def _n_unique(lf: pl.LazyFrame, col: str) -> int:
@@ -109,6 +110,8 @@ def compute(results: Results, variant: str, by: str | None = None, level: float 
                 break
     feature_tables, feature_notes = features_mod.analyse_features(results, variant, features, by, level)
     summary.notes.extend(feature_notes)
+    held, held_notes = holdings.analyse_declared(results, variant, level)
+    summary.notes.extend(held_notes)
     info = results.variants[variant]
     m = Metrics(results.experiment, variant, results.game_name, info.config_hash, info.games, by, level,
                    summary, by_seat, cross, strategies, score_table, list(results.components),
@@ -116,6 +119,7 @@ def compute(results: Results, variant: str, by: str | None = None, level: float 
                    scores.length_counts(lf, "rounds"), scores.end_reasons(lf, level), rating_table, rating_entity,
                    feature_tables)
     synthetic = bool((results.manifest or {}).get("synthetic")) or results.game_name == "synthetic"
+    m.held = held
     m.page = verdict_page(m, lf, min_edge, synthetic)
     m.ludii = winrates.ludii_balance(lf, level)
     if strategies is not None and by != "seat":

@@ -25,6 +25,7 @@ from analyses.sweep import paired_sweep_table, reference_point, sweep_table
 from reports import figures as F
 from reports import html as H
 from reports import ladder
+from reports.labels import content_labels, labelled as with_label
 from sim.core.errors import InputError
 
 OUT = Path("reports") / "out"
@@ -75,15 +76,16 @@ class _Writer:
         self.pngs: list = []
         self.html = H.HtmlReport(title or pdf.stem)
 
-    def add(self, name: str, fig, html: str | None = None, stamp: str = ""):
+    def add(self, name: str, fig, html: str | None = None, stamp: str = "", in_html: bool = True):
         path = self.png_dir / f"{safe_name(name)}.png"
         fig.savefig(path, dpi=150)
         self.pdf.savefig(fig)
         title = fig._suptitle.get_text() if fig._suptitle is not None else name
         plt.close(fig)
         self.pngs.append(path)
-        self.html.add(safe_name(name), title, html if html is not None else H.figure(path, title),
-                      stamp if html is not None else "")
+        if in_html:                      # False: a page the HTML shows elsewhere (a long table's later pages)
+            self.html.add(safe_name(name), title, html if html is not None else H.figure(path, title),
+                          stamp if html is not None else "")
 
     def close(self) -> ReportFiles:
         self.pdf.close()
@@ -338,7 +340,7 @@ def _stamp(m: metrics_mod.Metrics, intervals: str = WILSON) -> F.Stamp:
     return F.Stamp(m.experiment, m.variant, m.games, m.config_hash, intervals)
 
 
-def variant_figures(w: _Writer, m: metrics_mod.Metrics, suffix: str = ""):
+def variant_figures(w: _Writer, m: metrics_mod.Metrics, suffix: str = "", results: Results | None = None):
     """Every figure of one variant, in reading order."""
     st = _stamp(m)
     lv = m.level
@@ -365,11 +367,14 @@ def variant_figures(w: _Writer, m: metrics_mod.Metrics, suffix: str = ""):
                                                 m.summary.shared if one_end else None, one_end))
     if one_end is None:                   # one reason would be a page with a single bar
         w.add(f"end_reasons{suffix}", F.end_reasons(m.end_reasons, m.summary.shared, st))
+    labels = content_labels(results, m.variant) if results is not None else {}
     for fa in m.features:
-        feature_figures(w, m, fa, suffix)
+        feature_figures(w, m, fa, suffix, labels.get(fa.feature.name, {}))
+    for ha in m.held:
+        held_figures(w, m, ha, suffix, labels.get(ha.held.name, {}))
 
 
-def feature_figures(w: _Writer, m: metrics_mod.Metrics, fa, suffix: str = ""):
+def feature_figures(w: _Writer, m: metrics_mod.Metrics, fa, suffix: str = "", labels: dict | None = None):
     """A feature the game declares (analyses.features): its text page, the holders' win-share
     advantage per value (when held) and the change of each group's win rate with the value in play."""
     from analyses.features import format_feature
@@ -386,7 +391,8 @@ def feature_figures(w: _Writer, m: metrics_mod.Metrics, fa, suffix: str = ""):
     multi = fa.values["players"].n_unique() > 1
 
     def labelled(df):
-        lab = (pl.col("value") + " (" + pl.col("players").cast(pl.String) + "p)") if multi else pl.col("value")
+        text = pl.col("value").map_elements(lambda v: with_label(v, labels or {}), return_dtype=pl.String)
+        lab = (text + " (" + pl.col("players").cast(pl.String) + "p)") if multi else text
         return df.with_columns(label=lab)
 
     if fa.holders is not None:
@@ -401,6 +407,54 @@ def feature_figures(w: _Writer, m: metrics_mod.Metrics, fa, suffix: str = ""):
     w.add(f"feature_{name}_win_rate_by_{fa.by}{suffix}",
           F.feature_shift(labelled(fa.win_rates), "label", fa.by, st,
                           f"{fa.feature.name}: change of the win rate by {fa.by} with the value in play", m.level))
+
+
+HELD_SHOWN = 15            # a held-content figure shows the 15 largest and the 15 smallest lifts
+
+
+def held_rows(ha, labels: dict) -> tuple:
+    """(header, rows, flagged) of a held-content table: every value, in natural order."""
+    multi = ha.table["players"].n_unique() > 1
+    header = (["players"] if multi else []) + [ha.held.name, "seats holding", "win share: holders", "others",
+                                               "lift", "95% interval", "p Holm", "score lift"]
+    rows, flagged = [], []
+    for r in ha.table.iter_rows(named=True):
+        rows.append(([str(r["players"])] if multi else []) + [
+            with_label(r["value"], labels), f"{100 * r['share_held']:.1f}%", _pct(r["win_h"]).strip(),
+            _pct(r["win_o"]).strip(), f"{fmt.signed(r['lift'], 1, 100)} pp", fmt.interval(r["lo"], r["hi"], 1, 100),
+            _p(r["p_holm"]), f"{fmt.signed(r['score_lift'], 1)} {fmt.interval(r['score_lo'], r['score_hi'], 1)}"])
+        flagged.append(bool(r["significant"]))
+    return header, rows, flagged
+
+
+def held_figures(w: _Writer, m: metrics_mod.Metrics, ha, suffix: str = "", labels: dict | None = None):
+    """Held content (analyses.holdings): a forest of the largest and smallest lifts, then the
+    whole table (text pages in the PDF, one table in the HTML)."""
+    labels = labels or {}
+    name = safe_name(ha.held.name.replace(" ", "_"))
+    lv = int(round(ha.level * 100))
+    t = ha.table.with_columns(label=pl.struct("value", "players").map_elements(
+        lambda r: with_label(r["value"], labels) + (f" ({r['players']}p)" if ha.table["players"].n_unique() > 1 else ""),
+        return_dtype=pl.String), diff=pl.col("lift")).sort("lift")
+    shown = t if t.height <= 2 * HELD_SHOWN else pl.concat([t.head(HELD_SHOWN), t.tail(HELD_SHOWN)])
+    st = _stamp(m, f"{lv}% Wald intervals, games as clusters; Holm over the {ha.held.name}s")
+    more = f" ({shown.height} of {t.height}: the extremes)" if shown.height < t.height else ""
+    w.add(f"held_{name}{suffix}",
+          F.forest(shown, "label", st, f"{ha.held.name.capitalize()}s held at the end: holders' win share minus "
+                   f"the others'{more}", "percentage points", 100.0,
+                   xlabel="holders - other seats (percentage points of win share; an association, not an effect)"))
+    header, rows, flagged = held_rows(ha, labels)
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
+    text = ["  ".join(c.ljust(wd) for c, wd in zip(header, widths)).rstrip()]
+    text += [("  ".join(c.ljust(wd) for c, wd in zip(r, widths)) + ("  *" if f else "")).rstrip()
+             for r, f in zip(rows, flagged)]
+    text += [""] + [f"note: {n}" for n in ha.notes] + ["* Holm-significant within this table (not a verdict)"]
+    pages = _pages(_wrap(text, 150), 62)
+    for k, body in enumerate(pages):
+        w.add(f"held_{name}_table{'' if k == 0 else f'_{k + 1}'}{suffix}",
+              F.text_page(body, st, f"{ha.held.name.capitalize()}s held at the end"
+                          + (f" ({k + 1}/{len(pages)})" if len(pages) > 1 else ""), size=6.5),
+              H.table(header, rows, flagged) + H.paragraphs([f"note: {n}" for n in ha.notes]), st.text(), k == 0)
 
 
 def overview_rows(all_metrics: dict) -> tuple:
@@ -497,7 +551,7 @@ def experiment_report(results: Results, out_dir=OUT, by: str | None = None, leve
                     w.add(f"summary{suffix}", F.text_page(summary_lines(m), _stamp(m),
                                                           f"Balance summary: {results.experiment} : {v}"),
                           summary_html(m), _stamp(m).text())
-                variant_figures(w, m, suffix)
+                variant_figures(w, m, suffix, results)
         ladder.add_pages(w, results)      # the skill ladder's section, when `sim ladder` kept one (docs/tuning.md)
     finally:
         files = w.close()
