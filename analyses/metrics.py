@@ -42,6 +42,7 @@ class Metrics:
     ludii: pl.DataFrame | None = None               # Ludii's Balance over seats per player count
     by_strategy: pl.DataFrame | None = None         # win rate by `by` x strategy, when both vary
     held: list = field(default_factory=list)        # holdings.HeldAnalysis per held content the game declares
+    by_players: pl.DataFrame | None = None          # win rate by `by` x players, when the player count varies
 
 
 def _n_unique(lf: pl.LazyFrame, col: str) -> int:
@@ -124,4 +125,6 @@ def compute(results: Results, variant: str, by: str | None = None, level: float 
     m.ludii = winrates.ludii_balance(lf, level)
     if strategies is not None and by != "seat":
         m.by_strategy = winrates.win_rates(lf, [by, "strategy"], level)
+    if by not in ("seat", "players") and _n_unique(lf, "players") > 1:
+        m.by_players = winrates.win_rates(lf, [by, "players"], level)
     return m

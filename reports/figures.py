@@ -159,6 +159,29 @@ def win_rate_dots(rates: pl.DataFrame, by: str, stamp: Stamp, level: float, titl
     return _finish(fig, stamp, title or f"Win rate by {by}")
 
 
+def by_player_count(table: pl.DataFrame, by: str, stamp: Stamp):
+    """Each group's win rate minus its fair share (1/players) at each player count, with intervals:
+    a faction can be strong at two players and weak at five."""
+    groups = sorted(table[by].unique().to_list(), key=str)
+    counts = sorted(table["players"].unique().to_list())
+    fig, ax = plt.subplots(figsize=WIDE)
+    cmap = plt.get_cmap("tab10")
+    for k, g in enumerate(groups):
+        part = table.filter(pl.col(by) == g).sort("players")
+        x = part["players"].to_numpy() + 0.3 * (k - (len(groups) - 1) / 2) / max(len(groups), 1)
+        y = 100 * part["excess"].to_numpy()
+        lo = 100 * (part["lo"] - part["fair"]).to_numpy()
+        hi = 100 * (part["hi"] - part["fair"]).to_numpy()
+        _errorbar(ax, x, y, yerr=[y - lo, hi - y], fmt="o-", color=cmap(k % 10), label=str(g), capsize=3, ms=5, lw=1.2)
+    ax.axhline(0, color=REF, ls="--", lw=1.2)
+    ax.set_xticks(counts, [f"{p} players" for p in counts])
+    ax.set_ylabel("win rate - fair share (1/players), percentage points")
+    ax.set_title("per seat, shared wins split; bars: Wilson intervals (not adjusted over the cells)", fontsize=9)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return _finish(fig, stamp, f"Win rate by {by} and player count")
+
+
 def seat_advantage(by_seat: pl.DataFrame, stamp: Stamp, level: float):
     """Win rate by seat (turn order) for each player count, with the fair share."""
     counts = sorted(by_seat["players"].unique().to_list())

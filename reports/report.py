@@ -350,6 +350,8 @@ def variant_figures(w: _Writer, m: metrics_mod.Metrics, suffix: str = "", result
         w.add(f"{m.by}_x_seat{suffix}", F.heatmap(m.cross, m.by, st, lv))
     if m.strategies is not None:
         w.add(f"win_rate_by_strategy{suffix}", F.win_rate_dots(m.strategies, "strategy", st, lv))
+    if m.by_players is not None:
+        w.add(f"win_rate_by_{m.by}_and_players{suffix}", F.by_player_count(m.by_players, m.by, st))
     if m.by_strategy is not None:
         w.add(f"{m.by}_x_strategy{suffix}", F.heatmap(m.by_strategy, m.by, st, lv, "strategy"))
     w.add(f"scores{suffix}", F.score_distributions(m.scores, m.by, m.components,

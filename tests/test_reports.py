@@ -1,6 +1,8 @@
 """Reports: every figure written as PNG and as a PDF page, labelled with what it shows."""
 import re
 
+import polars as pl
+
 import matplotlib.image as mpimg
 
 from analyses import metrics
@@ -141,3 +143,19 @@ def test_verdict_page_is_plain_language_and_pages_print_no_nan_minus_zero_or_thr
     text = "\n".join(verdict_lines(m.page) + summary_lines(m))
     assert "Family: all" in text and "Games needed (same correction" in text and "Assumes:" in text
     assert not re.search(r"nan|<1e-4|(?<![\d.])-0(?:\.0+)?(?![\d.])", text)
+
+
+def test_several_player_counts_get_a_win_rate_by_player_count_page(tmp_path):
+    """Mars (strength 1.3) is above its fair share at 3 and at 4 players; one count: no page."""
+    mixed = Variant(**{**RICH.__dict__, "players": (3, 4), "seat_weights": None})
+    res = open_results(write_results(tmp_path / "res", "mixed", {"base": mixed}, games=2000))
+    files = experiment_report(res, tmp_path / "out", with_ratings=False)
+    assert "win_rate_by_faction_and_players" in [p.stem for p in files.pngs]
+    m = metrics.compute(res, "base", with_ratings=False)
+    fig = F.by_player_count(m.by_players, "faction", F.Stamp("mixed", None, 2000, "h", "i"))
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["3 players", "4 players"]
+    mars = m.by_players.filter(pl.col("faction") == "Mars")
+    assert mars.height == 2 and (mars["excess"] > 0).all()
+    single = metrics.compute(open_results(write_results(tmp_path / "res", "one", {"base": RICH}, games=200)), "base",
+                             with_ratings=False)
+    assert single.by_players is None
