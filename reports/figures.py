@@ -341,17 +341,23 @@ def game_length(length_counts: pl.DataFrame, length: pl.DataFrame, margin: pl.Da
                 shared: dict | None = None, end_reason: str | None = None):
     """Histogram of rounds per game, and the margin of victory's spread; the shared-win share
     and the one end reason, when there is one, in the title (no page of their own then)."""
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 5), gridspec_kw={"width_ratios": [3, 2]})
-    total = length_counts["games"].sum()
-    ax.bar(length_counts["rounds"].to_numpy(), length_counts["games"].to_numpy() / total, color="#6a8caf", width=0.85)
     r = length.filter(pl.col("measure") == "rounds").row(0, named=True)
     t = length.filter(pl.col("measure") == "turns").row(0, named=True)
-    ax.axvline(r["mean"], color="black", lw=2, label="mean")
-    ax.set_title(f"rounds: mean {r['mean']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}], median {r['q50']:.0f}; "
-                 f"turns: mean {t['mean']:.1f}", fontsize=10)
-    ax.set_xlabel("rounds per game")
-    ax.set_ylabel("share of games")
-    _pct(ax, "y")
+    extra = []
+    if length_counts.height == 1:          # one length: a histogram would be a single bar, say it instead
+        fig, bx = plt.subplots(figsize=(8, 5))
+        extra.append(f"every game lasts {length_counts['rounds'][0]} rounds, {t['mean']:.1f} turns on average")
+    else:
+        fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 5), gridspec_kw={"width_ratios": [3, 2]})
+        total = length_counts["games"].sum()
+        ax.bar(length_counts["rounds"].to_numpy(), length_counts["games"].to_numpy() / total, color="#6a8caf",
+               width=0.85)
+        ax.axvline(r["mean"], color="black", lw=2, label="mean")
+        ax.set_title(f"rounds: mean {r['mean']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}], median {r['q50']:.0f}; "
+                     f"turns: mean {t['mean']:.1f}", fontsize=10)
+        ax.set_xlabel("rounds per game")
+        ax.set_ylabel("share of games")
+        _pct(ax, "y")
     m = margin.row(0, named=True)
     bx.bxp([{"med": m["q50"], "q1": m["q25"], "q3": m["q75"], "whislo": m["q05"], "whishi": m["q95"],
              "label": "all games", "fliers": []}], showfliers=False, widths=0.5, patch_artist=True,
@@ -360,7 +366,6 @@ def game_length(length_counts: pl.DataFrame, length: pl.DataFrame, margin: pl.Da
                 capsize=4)
     bx.set_title(f"margin of victory: mean {m['mean']:.1f} [{m['lo']:.1f}, {m['hi']:.1f}]", fontsize=10)
     bx.set_ylabel("winner's score - best other score (0 if shared)")
-    extra = []
     if shared is not None:
         extra.append(f"shared wins {100 * shared['share']:.2f}% [{100 * shared['lo']:.2f}, {100 * shared['hi']:.2f}]")
     if end_reason is not None:

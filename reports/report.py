@@ -379,11 +379,13 @@ def variant_figures(w: _Writer, m: metrics_mod.Metrics, suffix: str = "", result
 def feature_figures(w: _Writer, m: metrics_mod.Metrics, fa, suffix: str = "", labels: dict | None = None):
     """A feature the game declares (analyses.features): its text page, the holders' win-share
     advantage per value (when held) and the change of each group's win rate with the value in play."""
-    from analyses.features import format_feature
+    from analyses.features import format_feature, natural_key
 
     name = safe_name(fa.feature.name.replace(" ", "_"))
     lv = int(round(m.level * 100))
-    pages = _pages(_wrap(format_feature(fa), 140), 62)
+    shown = set(fa.values["value"].to_list())
+    what = "; ".join(f"{v} = {labels[v]}" for v in sorted(shown & set(labels or {}), key=natural_key))
+    pages = _pages(_wrap(([f"{fa.feature.name}s: {what}", ""] if what else []) + format_feature(fa), 140), 62)
     st_text = _stamp(m, f"{lv}% intervals: Wilson, Newcombe, Welch (methods on the page)")
     for k, body in enumerate(pages):
         more = f" ({k + 1}/{len(pages)})" if len(pages) > 1 else ""

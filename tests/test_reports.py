@@ -93,7 +93,10 @@ def test_one_end_reason_gets_no_page_of_its_own_and_seats_count_from_1(tmp_path)
     m = metrics.compute(res, "base", with_ratings=False)
     fig = F.game_length(m.length_counts, m.summary.length, m.margin, F.Stamp("one", None, 300, "h", "i"),
                         m.summary.shared, "three_rounds")
-    assert "every game ends by three_rounds" in fig._suptitle.get_text()
+    assert "every game ends by three_rounds" in fig._suptitle.get_text() and len(fig.axes) == 2
+    fixed = m.length_counts.head(1)                                    # one length: no single-bar histogram
+    fig = F.game_length(fixed, m.summary.length, m.margin, F.Stamp("one", None, 300, "h", "i"))
+    assert len(fig.axes) == 1 and f"every game lasts {fixed['rounds'][0]} rounds" in fig._suptitle.get_text()
     seat = F.seat_advantage(m.by_seat, F.Stamp("one", None, 300, "h", "i"), 0.95)
     assert [t.get_text() for t in seat.axes[0].get_xticklabels()] == ["1", "2", "3"]
     assert {ln.group for ln in m.page.lines if ln.question.startswith("seat")} == {"seat 1", "seat 2", "seat 3"}
