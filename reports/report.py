@@ -492,7 +492,8 @@ def overview_lines(results: Results, all_metrics: dict, detailed: bool = True) -
     wv = min(max(len(v) for v in all_metrics) + 2, 30)
     widths = [wv, 9, 18, 10, 9, 10, 8, 8]
     def line(cells):
-        head = "".join(c[:w - 1].ljust(w) if k in (0, 2) else c.rjust(w) for k, (c, w) in enumerate(zip(cells, widths)))
+        head = "".join(c[:w - 1].ljust(w) if k == 0 else " " + c[:w - 2].ljust(w - 1) if k == 2 else c.rjust(w)
+                       for k, (c, w) in enumerate(zip(cells, widths)))
         return head + "  " + cells[-1]
     lines = [f"experiment {results.experiment}  game {results.game_name}  variants {len(results.variants)}"
              + (f"  sweep over {', '.join(results.sweep)}" if results.sweep else ""), "", line(header)]

@@ -116,6 +116,8 @@ def test_compare_report_with_sequential_paths(tmp_path):
     assert names == ["summary", "win_rate_difference_by_faction", "win_rate_by_faction",
                      "score_difference_by_faction", "sequential_test"]
     assert _pages(files.pdf) == 5
+    html = files.html.read_text()
+    assert files.html.name == "compare_cmp-a_vs_cmp-b.html" and "<pre>" in html and html.count("<img ") == 4
 
 
 def test_safe_name():
