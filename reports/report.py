@@ -76,11 +76,12 @@ class _Writer:
         self.pngs: list = []
         self.html = H.HtmlReport(title or pdf.stem)
 
-    def add(self, name: str, fig, html: str | None = None, stamp: str = "", in_html: bool = True):
+    def add(self, name: str, fig, html: str | None = None, stamp: str = "", in_html: bool = True,
+            title: str | None = None):
         path = self.png_dir / f"{safe_name(name)}.png"
         fig.savefig(path, dpi=150)
         self.pdf.savefig(fig)
-        title = fig._suptitle.get_text() if fig._suptitle is not None else name
+        title = title or (fig._suptitle.get_text() if fig._suptitle is not None else name)
         plt.close(fig)
         self.pngs.append(path)
         if in_html:                      # False: a page the HTML shows elsewhere (a long table's later pages)
@@ -448,17 +449,25 @@ def held_figures(w: _Writer, m: metrics_mod.Metrics, ha, suffix: str = "", label
                    f"the others'{more}", "percentage points", 100.0,
                    xlabel="holders - other seats (percentage points of win share; an association, not an effect)"))
     header, rows, flagged = held_rows(ha, labels)
-    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
-    text = ["  ".join(c.ljust(wd) for c, wd in zip(header, widths)).rstrip()]
-    text += [("  ".join(c.ljust(wd) for c, wd in zip(r, widths)) + ("  *" if f else "")).rstrip()
-             for r, f in zip(rows, flagged)]
-    text += [""] + [f"note: {n}" for n in ha.notes] + ["* Holm-significant within this table (not a verdict)"]
-    pages = _pages(_wrap(text, 150), 62)
+    pages = _pages(_wrap(held_lines(ha, labels), 150), 62)
+    title = f"{ha.held.name.capitalize()}s held at the end"
     for k, body in enumerate(pages):
         w.add(f"held_{name}_table{'' if k == 0 else f'_{k + 1}'}{suffix}",
-              F.text_page(body, st, f"{ha.held.name.capitalize()}s held at the end"
-                          + (f" ({k + 1}/{len(pages)})" if len(pages) > 1 else ""), size=6.5),
-              H.table(header, rows, flagged) + H.paragraphs([f"note: {n}" for n in ha.notes]), st.text(), k == 0)
+              F.text_page(body, st, title + (f" ({k + 1}/{len(pages)})" if len(pages) > 1 else ""), size=6.5),
+              H.table(header, rows, flagged) + H.paragraphs([f"note: {n}" for n in ha.notes]), st.text(), k == 0,
+              title=title)
+
+
+def held_lines(ha, labels: dict | None = None) -> list:
+    """The held-content table as text lines (a report's pages, the ``summary`` command)."""
+    header, rows, flagged = held_rows(ha, labels or {})
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
+    text = [f"{ha.held.name.upper()}S HELD AT THE END: win share of the seats holding each minus the other seats' "
+            f"({int(round(ha.level * 100))}% intervals, games as clusters)",
+            "  ".join(c.ljust(wd) for c, wd in zip(header, widths)).rstrip()]
+    text += [("  ".join(c.ljust(wd) for c, wd in zip(r, widths)) + ("  *" if f else "")).rstrip()
+             for r, f in zip(rows, flagged)]
+    return text + [""] + [f"note: {n}" for n in ha.notes] + ["* Holm-significant within this table (not a verdict)"]
 
 
 def overview_rows(all_metrics: dict) -> tuple:

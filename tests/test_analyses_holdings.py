@@ -53,3 +53,22 @@ def test_the_interval_is_the_cluster_robust_ols_one():
         cov_type="cluster", cov_kwds={"groups": df["game"].to_numpy(), "use_correction": False})
     assert t["score_lift"] == pytest.approx(sfit.params[1], abs=1e-9)
     assert (t["score_hi"] - t["score_lo"]) / (2 * 1.959963984540054) == pytest.approx(sfit.bse[1], rel=1e-9)
+
+
+def test_report_pages_show_every_card_by_what_it_is(tmp_path):
+    """The forest page and the table page(s); the cards by their text; the HTML has the table."""
+    from types import SimpleNamespace
+
+    from reports.report import _Writer, held_figures, held_lines
+    ha = analyse_held(_games(600), Held("card", "rr_hand"))
+    labels = {f"C{k}": f"Card {k} (Red, core {k})" for k in range(1, 7)}
+    lines = held_lines(ha, labels)
+    assert sum("Card" in ln and "(Red, core" in ln for ln in lines) == 6
+    assert any(ln.startswith("C1 Card 1") and ln.endswith("*") for ln in lines)
+    m = SimpleNamespace(experiment="demo", variant="base", games=600, config_hash="h")
+    w = _Writer(tmp_path / "demo.pdf", tmp_path / "demo")
+    held_figures(w, m, ha, "", labels)
+    files = w.close()
+    assert [p.stem for p in files.pngs] == ["held_card", "held_card_table"]
+    html = files.html.read_text()
+    assert html.count("<tr") == 7 and "C1 Card 1 (Red, core 1)" in html and "<tr class=flag>" in html
