@@ -164,3 +164,20 @@ def test_several_player_counts_get_a_win_rate_by_player_count_page(tmp_path):
     single = metrics.compute(open_results(write_results(tmp_path / "res", "one", {"base": RICH}, games=200)), "base",
                              with_ratings=False)
     assert single.by_players is None
+
+
+def test_content_is_labelled_by_what_it_is(tmp_path):
+    """EN-A9's favour tiles read as their two colours and points per card; Red Rising's cards as
+    name, colour and core value (RR-A1), from the experiment file's content."""
+    from dataclasses import replace
+    from pathlib import Path
+    from reports.labels import content_labels, labelled
+    res = open_results(write_results(tmp_path / "res", "demo", {"base": RICH}, games=20))
+    assert content_labels(res, "base") == {}                        # synthetic: no content, ids stay
+    root = Path(__file__).resolve().parent.parent / "experiments"
+    en = content_labels(replace(res, experiment_file=root / "explorers_of_navoria_favour_tiles.toml"), "base")
+    assert en["favour tile"]["FT02"] == "traders+soldiers 3/2 pts per card" and en["favour tile"]["FT00"] == "blank"
+    assert labelled("FT02", en["favour tile"]) == "FT02 traders+soldiers 3/2 pts per card"
+    assert labelled("FT99", en["favour tile"]) == "FT99"
+    rr = content_labels(replace(res, experiment_file=root / "red_rising_houses.toml"), "base")
+    assert len(rr["card"]) == 112 and rr["card"]["RED-2"] == "Red 2 (Red, core 6)"
