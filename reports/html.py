@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from pathlib import Path
 
+NUMBER = re.compile(r"^[+\-−]?[\d,]*\.?\d+(e[+-]?\d+)?\s*(%|pp)?$")     # right-aligned cells
 LIGHT_COLOURS = {"red": "#c0392b", "amber": "#e6a100", "green": "#2e8b57"}
 
 STYLE = """
@@ -46,8 +48,7 @@ def table(header: list, rows: list, flagged: list | None = None) -> str:
     """An HTML table; cells that look like numbers are right-aligned; ``flagged`` rows shaded."""
     def cell(x):
         text = str(x)
-        numeric = text.strip().lstrip("+-−").replace(",", "").replace(".", "").replace("%", "")[:1].isdigit()
-        return f'<td class="n">{esc(text)}</td>' if numeric else f"<td>{esc(text)}</td>"
+        return f'<td class="n">{esc(text)}</td>' if NUMBER.match(text.strip()) else f"<td>{esc(text)}</td>"
     head = "".join(f"<th>{esc(h)}</th>" for h in header)
     body = "".join(f'<tr{" class=flag" if flagged and flagged[i] else ""}>{"".join(cell(x) for x in r)}</tr>'
                    for i, r in enumerate(rows))

@@ -158,7 +158,7 @@ def verdict_items(page, limit: int | None = None) -> tuple:
     return headline(page), lines, notes
 
 
-def variants_verdict(all_metrics: dict) -> tuple:
+def variants_verdict(all_metrics: dict, detailed: bool = True) -> tuple:
     """(headline, [(light, text)], notes) of a multi-variant report: one line per variant, red
     when something is out of balance, amber when something is undecided, else green. Each
     variant's page is its own family (its details follow)."""
@@ -171,8 +171,9 @@ def variants_verdict(all_metrics: dict) -> tuple:
     head = (f"{n_out} of {len(items)} variants have something out of balance." if n_out
             else f"No variant has anything out of balance by more than "
                  f"{fmt.number(next(iter(all_metrics.values())).page.delta, 1, 100)} pp.")
-    notes = ["Each variant's verdict page (in the details) is one family: simultaneous intervals over its lines; "
-             "across variants the chance of some wrong word grows with the number of variants.",
+    notes = [f"Each variant's verdict page ({'in the details' if detailed else 'python -m sim report FILE:VARIANT'}) "
+             "is one family: simultaneous intervals over its lines; across variants the chance of some wrong word "
+             "grows with the number of variants.",
              "Assumes: " + "; ".join(next(iter(all_metrics.values())).page.assumptions) + "."]
     if len(items) > 24:
         notes.insert(0, f"{len(items) - 24} more variants: see the overview table on the next page.")
@@ -490,8 +491,11 @@ def _overview_notes(results: Results, all_metrics: dict, detailed: bool) -> list
              "(not Ludii's Balance beyond two players); start pl. = win rate of seat 1, the start player (first "
              "player count)"]
     if not detailed:
-        notes.append("One point's own pages (verdict, tables, figures): python -m sim report "
-                     f"{results.experiment_file or results.source}:POINT, or --details all.")
+        source = Path(results.experiment_file or results.source)
+        if source.is_absolute() and source.is_relative_to(Path.cwd()):
+            source = source.relative_to(Path.cwd())
+        notes.append(f"One point's own pages (verdict, tables, figures): python -m sim report {source}:POINT, "
+                     "or --details all.")
     return notes + [f"{v}: {headline(m.page)}" for v, m in all_metrics.items()]
 
 
@@ -550,7 +554,7 @@ def experiment_report(results: Results, out_dir=OUT, by: str | None = None, leve
             st = F.Stamp(results.experiment, None, f"{sum(m.games for m in all_metrics.values()):,} games in "
                          f"{len(variants)} variants", hashes + ("..." if len(hashes) >= 60 else ""),
                          f"{int(round(level * 100))}% intervals: Wilson (rates), t (means)")
-            vv = variants_verdict(all_metrics)
+            vv = variants_verdict(all_metrics, detailed)
             w.add("verdict", F.verdict_page(*vv, st, f"Verdicts: {results.experiment}"), H.verdict_section(*vv),
                   st.text())
             w.add("summary", F.text_page(overview_lines(results, all_metrics, detailed), st,
