@@ -83,17 +83,28 @@ def reference_point(results: Results) -> tuple[str, bool]:
     A sweep's reference is the point at the rules' default value of every swept parameter (the
     game's ``Config`` defaults, e.g. Red Rising's 10-point Sovereign token); when the sweep does
     not contain it (or the game has no such defaults), the first point; for named variants,
-    ``base`` when there is one, else the first variant.
+    ``base`` when there is one, else the one whose resolved config (the manifest's) has the
+    rules' default wherever the variants differ, else the first variant.
     """
     names = list(results.variants)
-    if not results.sweep:
-        return ("base", True) if "base" in names else (names[0], False)
     defaults = _config_defaults(results.game_name)
+    if not results.sweep:
+        if "base" in names:
+            return "base", True
+        configs = {v: ((results.manifest or {}).get("variants", {}).get(v) or {}).get("config", {}) for v in names}
+        keys = {k for c in configs.values() for k in c if len({repr(x.get(k)) for x in configs.values()}) > 1}
+        hits = [v for v in names if keys and all(k in defaults and configs[v].get(k) == _plain(defaults[k]) for k in keys)]
+        return (hits[0], True) if len(hits) == 1 else (names[0], False)
     want = {p: defaults.get(p) for p in results.sweep}
     for v in names:
         if sweep_point(v) == want:
             return v, True
     return names[0], False
+
+
+def _plain(value):
+    """A config default as the manifest's JSON holds it (tuples as lists)."""
+    return list(value) if isinstance(value, tuple) else value
 
 
 def _config_defaults(game_name: str) -> dict:

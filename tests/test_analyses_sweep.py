@@ -80,3 +80,19 @@ def test_reference_is_the_rules_default_point(tmp_path):
     assert reference_point(rr) == ("sovereign_points=0", False)
     plain = open_results(write_results(tmp_path, "plain", {"other": BASE, "base": BASE}, games=20))
     assert reference_point(plain) == ("base", True)
+
+
+def test_named_variants_find_the_default_in_their_resolved_configs(tmp_path):
+    """Red Rising's variants sovereign15 and sovereign10 (experiments/red_rising_sovereign.toml):
+    the one at the rules' 10 points (RR-E12) is the reference, whatever its place."""
+    from dataclasses import replace
+    from analyses.sweep import reference_point
+    res = open_results(write_results(tmp_path, "named", {"a": BASE, "b": BASE}, games=20))
+    cfg = {"players": 4, "houses": []}
+    manifest = {"variants": {"sovereign15": {"config": {**cfg, "sovereign_points": 15}},
+                             "sovereign10": {"config": {**cfg, "sovereign_points": 10}}}}
+    rr = replace(res, game_name="red_rising", variants=dict.fromkeys(["sovereign15", "sovereign10"]), sweep={},
+                 manifest=manifest)
+    assert reference_point(rr) == ("sovereign10", True)
+    manifest["variants"]["sovereign10"]["config"]["sovereign_points"] = 12        # neither at the default
+    assert reference_point(rr) == ("sovereign15", False)
