@@ -281,3 +281,53 @@ def test_copy_with_no_card_left_in_a_to_e_does_nothing_rc_r35_rc_a40():
     frames.push_frame(g, eid[("base", 5)], st.PH_TURN_END, 1, 0, -1)
     _run(s)
     assert list(g[_col(0, st.P_CR):_col(0, st.P_CR) + 3]) == cr and _kind(s) == "main" and g[st.G_DEC] == 1
+
+
+def _own(t, s, name, stones=3):
+    g = s.m[0]
+    g[_col(0, st.P_OWN + t.ability_names.index(name))] = 1
+    g[_col(0, st.P_SKILL)] = stones
+
+
+def test_alambiek_removes_an_own_follower_and_gains_a_red_crystal_rc_r241():
+    t, s, eid = _at_main()
+    g = s.m[0]
+    _own(t, s, "Alambiek")
+    start = int(np.flatnonzero(s.seat(st.P_FOL, st.F_MAX)[0, 0] > 0)[0])
+    g[_col(0, st.P_FOL + start)] -= 1
+    g[_col(0, st.P_FOL + start + 1)] += 1                   # followers on two fields
+    red, supply = int(g[_col(0, st.P_CR + 1)]), int(g[_col(0, st.P_SUPPLY)])
+    _run(s)
+    _step(t, s, "use:Alambiek")
+    assert _kind(s) == "ability_field" and len(_names(t, s)) == 2 and g[_col(0, st.P_CR + 1)] == red + 1
+    _step(t, s, t.action_names[int(t.C[kernel.C_O_FIELD]) + start + 1])
+    assert g[_col(0, st.P_FOL + start + 1)] == 0 and g[_col(0, st.P_SUPPLY)] == supply + 1
+    assert _kind(s) == "main" and g[st.G_DEC] == 0 and g[_col(0, st.P_SKILL)] == 2
+
+
+def test_gpr_gives_one_more_step_on_the_excavated_stones_track_rc_r246():
+    """The `excavate` window after a grey stone (G_DEV_K = 1): GPR, then the action ends."""
+    from sim.games.recall.kernel import dev
+    t, s, eid = _at_main()
+    g = s.m[0]
+    _own(t, s, "GPR")
+    g[st.G_DEV_K], g[st.G_DEV_STEP], g[st.G_DEV_RET] = 1, dev.DS_END, st.PH_TURN_END
+    g[st.G_PHASE] = st.PH_EXC_EVENT
+    _run(s)
+    assert _kind(s) == "event" and _names(t, s) == ["end", "use:GPR"]
+    _step(t, s, "use:GPR")
+    assert list(g[_col(0, st.P_TRK):_col(0, st.P_TRK) + 3]) == [0, 1, 0] and g[_col(0, st.P_SKILL)] == 2
+
+
+def test_schokbron_gains_the_production_fields_yield_once_more_rc_r249():
+    """The `production` window after P1 (W:2): Schokbron gives W:2 again."""
+    t, s, eid = _at_main()
+    g = s.m[0]
+    _own(t, s, "Schokbron", stones=1)
+    g[st.G_PROD_LAST], g[st.G_PROD_LEFT] = 0, 0
+    white = int(g[_col(0, st.P_CR)])
+    g[st.G_PHASE] = st.PH_PROD_EVENT
+    _run(s)
+    assert _kind(s) == "event" and _names(t, s) == ["end", "use:Schokbron"]
+    _step(t, s, "use:Schokbron")
+    assert g[_col(0, st.P_CR)] == white + 2

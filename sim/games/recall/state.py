@@ -38,12 +38,14 @@ BITS_MAX = 31       # camps (6) and sanctuaries (6): one bit each in an int32 co
 KIND_NAMES = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end",
               "path", "goal", "place", "crystal", "buy", "sell", "sell_count", "copy", "units", "track", "item", "pay_move", "move_from", "move_to",
               "move_count", "payment", "key", "dev", "dev_field", "sanctuary", "stone", "monument_tile",
-              "choose", "order", "free", "display", "keyup", "slot", "explore", "rotation", "upgrade", "stopped")
+              "choose", "order", "free", "display", "keyup", "slot", "explore", "rotation", "upgrade", "ability_field",
+              "stopped")
 K_DONE = -1
 (K_DRAFT, K_START_FIELD, K_MAIN, K_EFFECT, K_EVENT, K_PRODUCE, K_RECHARGE, K_TURN_END, K_PATH, K_GOAL,
  K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, K_COPY, K_UNITS, K_TRACK, K_ITEM, K_PAY_MOVE, K_MOVE_FROM,
  K_MOVE_TO, K_MOVE_COUNT, K_PAYMENT, K_KEY, K_DEV, K_DEV_FIELD, K_SANCTUARY, K_STONE, K_MON_TILE,
- K_CHOOSE, K_ORDER, K_FREE, K_DISPLAY, K_KEYUP, K_SLOT, K_EXPLORE, K_ROTATION, K_UPGRADE, K_STOP) = range(40)
+ K_CHOOSE, K_ORDER, K_FREE, K_DISPLAY, K_KEYUP, K_SLOT, K_EXPLORE, K_ROTATION, K_UPGRADE, K_ABILITY_FIELD,
+ K_STOP) = range(41)
 # K_STOP: the game reached a rule the kernel does not compile yet (docs/recall_engine.md); G_STOP says which
 
 # ---- program counter (``G_PHASE``) ---------------------------------------------------------------
@@ -53,7 +55,7 @@ K_DONE = -1
  PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, PH_PAYMENT, PH_ART_EVENT, PH_KEY, PH_STOP,
  PH_DONE, PH_DEV, PH_DEV_FIELD, PH_SANCTUARY, PH_STONE, PH_MON_TILE, PH_DEV_PAY, PH_DEV_CRYSTAL,
  PH_DEV_NEXT, PH_SANCT_EVENT, PH_EXC_EVENT, PH_CAMP_EVENT, PH_CHOOSE, PH_ORDER, PH_FREE, PH_DISPLAY,
- PH_KEYUP, PH_SLOT, PH_EXPLORE, PH_ROTATION, PH_EXPLORE_NEXT, PH_UPGRADE) = range(57)
+ PH_KEYUP, PH_SLOT, PH_EXPLORE, PH_ROTATION, PH_EXPLORE_NEXT, PH_UPGRADE, PH_ABILITY_FIELD) = range(58)
 # why a game stopped (``G_STOP``)
 STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring")
 PEND_MAX = 16       # pending effects of a turn
@@ -160,7 +162,10 @@ FR_E, FR_DONE, FR_RET, FR_ONCE, FR_ITEM, FR_ALT, FR_REGS = range(7)
 FR_W = FR_REGS + len(REGS)       # per frame: effect, items done (bits), return phase, action atoms
                                  # at once, the one item resolved (-1 the whole reward), its
                                  # alternative (-1 ask), the saved registers
-G_FR = G_CHEST_K + 1             # [FR_MAX, FR_W]
+G_PROD_LAST = G_CHEST_K + 1      # the production field activated last (Schokbron, RC-R249)
+G_ABIL = G_PROD_LAST + 1         # the coded ability asking ``ability_field``, and the phase after it
+G_ABIL_RET = G_ABIL + 1
+G_FR = G_ABIL_RET + 1            # [FR_MAX, FR_W]
 SEAT0 = G_FR + FR_MAX * FR_W
 
 # ---- per-seat columns (offsets inside a seat block) -------------------------------------------------

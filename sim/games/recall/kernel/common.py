@@ -27,8 +27,8 @@ kernel = njit(cache=True, _nrt=False)
  C_T_YELLOW, C_NYELLOW, C_NGREEN, C_NGREY, C_LEX,
  C_T_TBLD, C_T_TCOL, C_T_TKEY, C_T_WSCOST, C_T_WSN, C_WSW, C_T_MONCOST, C_NMON, C_T_SANCT, C_NSANCT, C_T_EXC,
  C_T_MTILE, C_T_CAMP, C_T_PROD_COL, C_T_PROD_POS, C_T_FTRACK, C_EXC_TERR, C_T_KCOLOUR,
- C_T_SADJ, C_T_TILE, C_PER_SITE, C_FREE_UPG) = range(95)
-NC = 95
+ C_T_SADJ, C_T_TILE, C_PER_SITE, C_FREE_UPG, C_ALAMBIEK, C_GPR, C_SCHOKBRON) = range(98)
+NC = 98
 DRAFT_PAIRS, DRAFT_RANDOM, DRAFT_CUSTOM = 0, 1, 2
 A_END, A_RECALL = 0, 1
 EVENTS = ("", "bonus_token", "key_card", "sanctuary", "artifact", "excavate", "production", "camp")

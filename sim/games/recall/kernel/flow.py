@@ -6,7 +6,7 @@ from __future__ import annotations
 from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.kernel import (
-    common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore, upgrade, turn)
+    abilities, common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore, upgrade, turn)
 from sim.games.recall.kernel.common import (
     A_ARG, A_END, A_N, A_OPTION, A_P, A_R, A_RECALL, A_W, C_AUTO, C_COPY_EVER, C_DRAFT, C_EXO,
     C_KEEP3, C_MAXDEC, C_NGOAL_SP, C_NPATH_SP, C_NPROD, C_O_CHEST, C_O_COUNT, C_O_FIELD, C_O_OPT,
@@ -16,6 +16,7 @@ from sim.games.recall.kernel.common import (
     can_use, clear_event, kernel, pay_ability, pay_cost, payable, seat, special_index, start_dev,
     stop)
 from sim.games.recall.kernel.frames import push_frame
+from sim.games.recall.kernel.abilities import ability_field_mask, apply_ability_field, use_coded
 from sim.games.recall.kernel.chests import discard_chest
 from sim.games.recall.kernel.draft import (
     deal_old_tribes, draft_mask, draft_picks, draft_seat, place_start_followers, take_draft)
@@ -34,6 +35,7 @@ from sim.games.recall.kernel.turn import (
     after_event, end_turn, event_mask, event_of, free_actions, main_mask, recharge,
     use_event_ability)
 from sim.games.recall.state import (
+    G_PROD_LAST, K_ABILITY_FIELD, PH_ABILITY_FIELD,
     ALT_KIND, F_ART, F_START, G_ACTIVE, G_CARD, G_DARK, G_DEC, G_DSTEP, G_EVENT_USED, G_FIELD,
     G_FR_N, G_GUARD, G_KIND, G_KLEFT, G_KTRACK, G_LEFT, G_MCOUNT, G_MFROM, G_MOVES, G_MTO, G_NF,
     G_NP, G_OLD_ITEMS, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_PICKED, G_PROD_LEFT, G_PROD_USED,
@@ -50,7 +52,7 @@ from sim.games.recall.state import (
     PH_STOP, PH_TURN, PH_TURN_END, PH_UNITS, PH_UPGRADE, P_AVAIL, P_BLD, P_CR, P_EVER, P_FOL,
     P_OWN, P_PATHS, P_PLAYS, P_RECALLS, P_SLOT, P_START, P_STEPS_LOST, P_SUPPLY, P_TRK)
 
-kernel_cache.watch(__file__, st,
+kernel_cache.watch(__file__, st, abilities,
                    common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore, upgrade, turn)
 
 
@@ -91,7 +93,9 @@ def apply(g, h, C, tab, atoms, a):
             u = a - C[C_O_USE]
             pay_ability(g, p, u, C, tab)
             e = tab[C[C_T_ABEFF] + u]
-            if e < 0 or not queue_reward(g, e, g[G_PHASE], C, tab, atoms, True):
+            if e < 0:
+                use_coded(g, C, tab, u)
+            elif not queue_reward(g, e, g[G_PHASE], C, tab, atoms, True):
                 stop(g, S_ABILITY)
     elif k == K_MAIN:
         if a == A_RECALL:                                   # RC-R36, RC-R37
@@ -147,6 +151,7 @@ def apply(g, h, C, tab, atoms, a):
             i = a - o
             g[G_PROD_USED] |= 1 << i
             g[G_PROD_LEFT] -= 1
+            g[G_PROD_LAST] = i
             clear_event(g)
             if not queue_reward(g, tab[C[C_T_PROD] + i], PH_PROD_EVENT, C, tab, atoms, False):
                 stop(g, S_PRODUCTION)
@@ -247,6 +252,8 @@ def apply(g, h, C, tab, atoms, a):
                 take_artifact(g, C, tab, atoms)
     elif k == K_KEY or k == K_KEYUP or k == K_SLOT or k == K_FREE or k == K_DISPLAY:
         apply_gain(g, h, C, tab, k, a)
+    elif k == K_ABILITY_FIELD:
+        apply_ability_field(g, C, a)
     elif k == K_ORDER:
         apply_order(g, h, C, tab, atoms, a)
     elif k == K_CHOOSE:
@@ -302,6 +309,7 @@ def decide(g, h, lg, C, tab, atoms, kind, p):
                 lg[:] = False
                 g[G_GUARD] += 1
                 g[G_FR_N] = 0
+                g[G_UPG_BITS] = 0                     # upgrades still owed are dropped too
                 end_turn(g, C)
                 return False
             g[G_TURN_DEC] += 1
@@ -434,6 +442,10 @@ def advance(g, h, lg, C, tab, atoms):
                     return
         elif ph == PH_EXEC:
             next_step(g, h, C, tab, atoms)
+        elif ph == PH_ABILITY_FIELD:
+            kind = ability_field_mask(g, lg, C, p)
+            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
+                return
         elif ph == PH_ORDER or ph == PH_CHOOSE:    # RC-A64, RC-R202
             kind = order_mask(g, lg, C, tab, atoms) if ph == PH_ORDER else choose_mask(g, lg, C, atoms)
             if decide(g, h, lg, C, tab, atoms, kind, p):

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, frames, movement
+from sim.games.recall.kernel import abilities, common, frames, movement
+from sim.games.recall.kernel.abilities import use_coded
 from sim.games.recall.kernel.common import (
     A_END, C_K, C_NCOLS, C_NGREY, C_NYELLOW, C_O_OPT, C_O_USE, C_T_ABEFF, C_T_FREE, C_T_KCOLOUR,
-    C_T_YELLOW, C_U, S_ABILITY, kernel, seat, stop)
+    C_T_YELLOW, C_U, kernel, seat)
 from sim.games.recall.kernel.frames import push_frame
 from sim.games.recall.kernel.movement import gain_artifact
 from sim.games.recall.state import (
@@ -20,7 +21,7 @@ from sim.games.recall.state import (
     G_LEFT, G_PHASE, G_YELLOW, H_GREEN, H_GREY, K_DISPLAY, K_FREE, K_KEY, K_KEYUP, K_SLOT,
     PH_DISPLAY, PH_EXEC, PH_FREE, PH_KEY, PH_KEYUP, P_ARTS, P_AVAIL, P_OWN, P_SLOT)
 
-kernel_cache.watch(__file__, st, common, frames, movement)
+kernel_cache.watch(__file__, st, abilities, common, frames, movement)
 
 WHITE, YELLOW, GREEN, GREY = 0, 1, 2, 3
 
@@ -192,7 +193,7 @@ def apply_gain(g, h, C, tab, kind, a):
         if a != A_END:
             e = tab[C[C_T_ABEFF] + a - C[C_O_USE]]
             if e < 0:
-                stop(g, S_ABILITY)                    # a coded ability: not compiled yet
+                use_coded(g, C, tab, a - C[C_O_USE])
             else:
                 push_frame(g, e, PH_EXEC, 1, -1, -1)
     elif kind == K_DISPLAY:

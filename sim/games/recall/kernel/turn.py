@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import chests, common, frames, queue
+from sim.games.recall.kernel import abilities, chests, common, frames, queue
+from sim.games.recall.kernel.abilities import use_coded
 from sim.games.recall.kernel.common import (
     A_END, A_RECALL, C_COPY_EVER, C_JHE, C_K, C_NCH, C_NOORD, C_O_CHEST, C_O_PLAY, C_O_RING,
     C_O_USE, C_RINGS, C_T_ABEFF, C_T_EVT, C_T_FREE, C_T_KEY, C_U, EV_ART, EV_BONUS, EV_CAMP,
-    EV_EXC, EV_KEY, EV_PROD, EV_SANCT, S_ABILITY, S_PICK, can_use, crystal_cap, kernel,
+    EV_EXC, EV_KEY, EV_PROD, EV_SANCT, S_PICK, can_use, crystal_cap, kernel,
     pay_ability, seat, stop)
 from sim.games.recall.kernel.frames import push_frame
 from sim.games.recall.kernel.queue import push_effect
@@ -19,7 +20,7 @@ from sim.games.recall.state import (
     PH_KBONUS, PH_KEY_EVENT, PH_KSTEP, PH_NEXT, PH_PRODUCE, PH_PROD_EVENT, PH_SANCT_EVENT,
     PH_TURN_END, P_AVAIL, P_CHESTS, P_EVER, P_FOL, P_OWN, P_PLACED, P_SKILL, P_SLOT, P_USES)
 
-kernel_cache.watch(__file__, st, common, frames, chests, queue)
+kernel_cache.watch(__file__, st, abilities, common, frames, chests, queue)
 
 
 @kernel
@@ -82,7 +83,8 @@ def event_mask(g, lg, C, tab, p, ev):
 @kernel
 def use_event_ability(g, a, C, tab, atoms):
     """Pay and run an event-bound ability: J'He appends the card's items again; a data effect
-    (Booster, Decoder, Vertolker) runs as a reward, then the same window again."""
+    (Booster, Decoder, Vertolker) runs as a reward, a coded one (kernel/abilities.py) as it says;
+    then the same window again."""
     p = g[G_ACTIVE]
     pay_ability(g, p, a, C, tab)
     g[G_EVENT_USED + a] = 1
@@ -90,7 +92,7 @@ def use_event_ability(g, a, C, tab, atoms):
         if not push_effect(g, tab[C[C_T_KEY] + g[G_CARD]], -1, C, tab, atoms):
             stop(g, S_PICK)
     elif tab[C[C_T_ABEFF] + a] < 0:
-        stop(g, S_ABILITY)
+        use_coded(g, C, tab, a)
     else:
         push_frame(g, tab[C[C_T_ABEFF] + a], g[G_PHASE], 1, -1, -1)
 
