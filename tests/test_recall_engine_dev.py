@@ -376,3 +376,60 @@ def test_an_upgrade_before_any_item_of_the_field_replaces_its_pending_items_rc_r
             assert [tuple(x) for x in pend] == [(base, 1, 4, 0), (base, 2, 4, 0)]
         else:
             assert set(pend[:, 0]) == {side_a} and set(pend[:, 2]) == {4}
+
+
+def _water_position(around, **kw):
+    """Seat 0's only followers (2) on a land field f next to one water field w; every other field
+    is grain, w's other neighbours are ``around``; field C's WMOVE pending (RC-A7)."""
+    config = Config(players=2, tribe_draft="random", **kw)
+    t = engine.build_tables(config, load_content(config))
+    s = engine.init(t, [0], SEED)
+    g = s.m[0]
+    nf = len(t.field_names)
+    g[_col(0, st.P_OWN):_col(0, st.P_OWN) + st.U_MAX] = 0
+    g[st.F_CAMP:st.F_CAMP + st.F_MAX] = -1
+    g[st.F_ART:st.F_ART + nf] = -1
+    g[st.F_TERR:st.F_TERR + nf] = TERRAINS.index("grain")
+    g[_col(0, st.P_FOL):_col(0, st.P_FOL) + nf] = 0
+    f = _field(t, s)
+    nb = t.part(kernel.C_T_NEIGH, 6 * nf).reshape(-1, 6)
+    slot = t.part(kernel.C_T_FSLOT, nf)
+    w = [int(x) for x in nb[f] if x >= 0 and slot[x] == slot[f]][0]
+    g[st.F_TERR + w] = TERRAINS.index("water")
+    for x in nb[w]:
+        if x >= 0 and x != f:
+            g[st.F_TERR + x] = TERRAINS.index(around)
+    g[_col(0, st.P_FOL) + f] = 2
+    e = int(t.tab[int(t.C[kernel.C_T_BASE]) + 2])                       # C = WMOVE + DEV:1
+    g[st.G_PEND_N] = 1
+    g[st.G_PEND:st.G_PEND + st.PEND_W] = (e, 0, 2, 0)
+    g[st.G_PHASE] = st.PH_EFFECT
+    _run(s)
+    _step(t, s, "pick:0")
+    assert _kind(s) == "water_from" and _names(t, s) == ["end", f"field:{t.field_names[f]}"]
+    _step(t, s, f"field:{t.field_names[f]}")
+    assert _kind(s) == "water_count" and _names(t, s) == ["count:1", "count:2"]
+    _step(t, s, "count:2")
+    return t, s, f, w, [int(x) for x in nb[w] if x >= 0 and x != f]
+
+
+def test_a_water_movement_crosses_the_water_and_leaves_next_to_its_last_field_rc_a7_rc_r93_rc_r94():
+    """The only step is w (taken unasked: no exit before a water field is on the path); then
+    the only way on is to leave: ``water_exit`` offers w's face-up land neighbours but the start
+    field; the whole group ends there."""
+    t, s, f, w, others = _water_position("grain")
+    g = s.m[0]
+    slot = t.part(kernel.C_T_FSLOT, len(t.field_names))
+    up = [x for x in others if slot[x] < 0 or g[st.G_UP + slot[x]] == 1]
+    assert _kind(s) == "water_exit" and _names(t, s) == [f"field:{t.field_names[x]}" for x in sorted(up)]
+    _step(t, s, f"field:{t.field_names[up[0]]}")
+    assert g[_col(0, st.P_FOL) + up[0]] == 2 and g[_col(0, st.P_FOL) + f] == 0 and g[st.G_W_GROUP] == 0
+
+
+def test_a_group_that_cannot_leave_the_water_goes_back_or_stays_water_no_exit():
+    """No exit next to w (volcanoes): "back" returns the group to its start field, "stay" leaves
+    it on w (the model doc's ``water_no_exit``)."""
+    t, s, f, w, others = _water_position("volcano")
+    assert s.m[0, _col(0, st.P_FOL) + f] == 2 and s.m[0, st.G_W_GROUP] == 0
+    t, s, f, w, others = _water_position("volcano", water_no_exit="stay")
+    assert s.m[0, _col(0, st.P_FOL) + w] == 2 and s.m[0, _col(0, st.P_FOL) + f] == 0

@@ -165,6 +165,7 @@ def build_tables(config, content: Content) -> Tables:
         kernel.C_WSW: max(len(c) for c in content.board.workshops), kernel.C_NMON: len(content.board.monuments),
         kernel.C_NSANCT: len(content.board.sanctuaries), kernel.C_EXC_TERR: terrains.index("excavation"),
         kernel.C_PER_SITE: content.setup.stones_per_site, kernel.C_FREE_UPG: int(config.free_upgrade_choice),
+        kernel.C_WSTAY: int(config.water_no_exit == "stay"),
     }
     for key, value in scalars.items():
         C[key] = value
@@ -225,7 +226,8 @@ def _explore_tables(content: Content, board, ct) -> list[tuple[int, list[int]]]:
     adj = np.zeros((st.S_MAX, st.S_MAX), dtype=np.int64)
     adj[:n, :n] = board.slot_adjacent
     per_pos = np.stack([ct.tile_terrain, ct.tile_pigs, ct.tile_camp, ct.tile_start, ct.tile_artifact], axis=2)
-    return [(kernel.C_T_SADJ, adj.ravel()), (kernel.C_T_TILE, per_pos.ravel())]
+    return [(kernel.C_T_SADJ, adj.ravel()), (kernel.C_T_TILE, per_pos.ravel()),
+            (kernel.C_T_TWATER, [int(x.water) for x in content.map.terrains])]
 
 
 def _upgrade_effects(content: Content, eid: dict) -> list[int]:

@@ -38,14 +38,15 @@ BITS_MAX = 31       # camps (6) and sanctuaries (6): one bit each in an int32 co
 KIND_NAMES = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end",
               "path", "goal", "place", "crystal", "buy", "sell", "sell_count", "copy", "units", "track", "item", "pay_move", "move_from", "move_to",
               "move_count", "payment", "key", "dev", "dev_field", "sanctuary", "stone", "monument_tile",
-              "choose", "order", "free", "display", "keyup", "slot", "explore", "rotation", "upgrade", "ability_field",
+              "choose", "order", "free", "display", "keyup", "slot", "explore", "rotation", "upgrade",
+              "water_from", "water_count", "water_step", "water_exit", "water_exit_count", "ability_field",
               "stopped")
 K_DONE = -1
 (K_DRAFT, K_START_FIELD, K_MAIN, K_EFFECT, K_EVENT, K_PRODUCE, K_RECHARGE, K_TURN_END, K_PATH, K_GOAL,
  K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, K_COPY, K_UNITS, K_TRACK, K_ITEM, K_PAY_MOVE, K_MOVE_FROM,
  K_MOVE_TO, K_MOVE_COUNT, K_PAYMENT, K_KEY, K_DEV, K_DEV_FIELD, K_SANCTUARY, K_STONE, K_MON_TILE,
- K_CHOOSE, K_ORDER, K_FREE, K_DISPLAY, K_KEYUP, K_SLOT, K_EXPLORE, K_ROTATION, K_UPGRADE, K_ABILITY_FIELD,
- K_STOP) = range(41)
+ K_CHOOSE, K_ORDER, K_FREE, K_DISPLAY, K_KEYUP, K_SLOT, K_EXPLORE, K_ROTATION, K_UPGRADE,
+ K_WATER_FROM, K_WATER_COUNT, K_WATER_STEP, K_WATER_EXIT, K_WATER_EXIT_COUNT, K_ABILITY_FIELD, K_STOP) = range(46)
 # K_STOP: the game reached a rule the kernel does not compile yet (docs/recall_engine.md); G_STOP says which
 
 # ---- program counter (``G_PHASE``) ---------------------------------------------------------------
@@ -55,7 +56,8 @@ K_DONE = -1
  PH_PAY_MOVE, PH_MOVE_FROM, PH_MOVE_TO, PH_MOVE_COUNT, PH_PAYMENT, PH_ART_EVENT, PH_KEY, PH_STOP,
  PH_DONE, PH_DEV, PH_DEV_FIELD, PH_SANCTUARY, PH_STONE, PH_MON_TILE, PH_DEV_PAY, PH_DEV_CRYSTAL,
  PH_DEV_NEXT, PH_SANCT_EVENT, PH_EXC_EVENT, PH_CAMP_EVENT, PH_CHOOSE, PH_ORDER, PH_FREE, PH_DISPLAY,
- PH_KEYUP, PH_SLOT, PH_EXPLORE, PH_ROTATION, PH_EXPLORE_NEXT, PH_UPGRADE, PH_ABILITY_FIELD) = range(58)
+ PH_KEYUP, PH_SLOT, PH_EXPLORE, PH_ROTATION, PH_EXPLORE_NEXT, PH_UPGRADE,
+ PH_W_FROM, PH_W_COUNT, PH_W_STEP, PH_W_EXIT, PH_W_EXIT_COUNT, PH_W_PAY, PH_W_END, PH_ABILITY_FIELD) = range(65)
 # why a game stopped (``G_STOP``)
 STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring")
 PEND_MAX = 16       # pending effects of a turn
@@ -146,7 +148,16 @@ G_UPG_BITS = G_EXP_RET + 1       # upgrade symbols reached, their ``upgrade`` de
 G_UPG_SEAT = G_UPG_BITS + 1      # the seat they are owed to, and the phase the flow goes on with after them
 G_UPG_RET = G_UPG_SEAT + 1
 G_PICKED = G_UPG_RET + 1         # bit l: an item of field l was picked this turn (RC-R179, RC-A15)
-G_KEACH = G_PICKED + 1             # KEACH:n: steps for each of the tracks after G_KTRACK (0 = a plain K)
+G_W_FROM = G_PICKED + 1          # water movement (kernel/water.py): start field, last water field of
+G_W_CUR = G_W_FROM + 1           # the path (-1 none yet), followers in transit, exit field chosen,
+G_W_GROUP = G_W_CUR + 1          # where a payment is made, 1 = improved (WMOVE+), return phase
+G_W_EXIT = G_W_GROUP + 1
+G_W_MODE = G_W_EXIT + 1
+G_W_PLUS = G_W_MODE + 1
+G_W_RET = G_W_PLUS + 1
+G_W_ON = G_W_RET + 1             # [F_MAX] 1 = on the path (RC-R95)
+G_W_AREA = G_W_ON + F_MAX        # [F_MAX] 1 = in the path's water area (RC-A56)
+G_KEACH = G_W_AREA + F_MAX             # KEACH:n: steps for each of the tracks after G_KTRACK (0 = a plain K)
 G_CHROW = G_KEACH + 1            # first atom row of the item being chosen (``choose``)
 G_KUP = G_CHROW + 1              # KEYUP: the card being upgraded (slot s, or 6 + available kind), -1 a plain KEY
 G_ART_RET = G_KUP + 1            # phase after the ``artifact`` window (a movement goes on, or the reward)

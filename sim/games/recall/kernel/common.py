@@ -27,15 +27,15 @@ kernel = njit(cache=True, _nrt=False)
  C_T_YELLOW, C_NYELLOW, C_NGREEN, C_NGREY, C_LEX,
  C_T_TBLD, C_T_TCOL, C_T_TKEY, C_T_WSCOST, C_T_WSN, C_WSW, C_T_MONCOST, C_NMON, C_T_SANCT, C_NSANCT, C_T_EXC,
  C_T_MTILE, C_T_CAMP, C_T_PROD_COL, C_T_PROD_POS, C_T_FTRACK, C_EXC_TERR, C_T_KCOLOUR,
- C_T_SADJ, C_T_TILE, C_PER_SITE, C_FREE_UPG, C_ALAMBIEK, C_GPR, C_SCHOKBRON) = range(98)
-NC = 98
+ C_T_SADJ, C_T_TILE, C_PER_SITE, C_FREE_UPG, C_T_TWATER, C_WSTAY, C_ALAMBIEK, C_GPR, C_SCHOKBRON) = range(100)
+NC = 100
 DRAFT_PAIRS, DRAFT_RANDOM, DRAFT_CUSTOM = 0, 1, 2
 A_END, A_RECALL = 0, 1
 EVENTS = ("", "bonus_token", "key_card", "sanctuary", "artifact", "excavate", "production", "camp")
 EV_BONUS, EV_KEY, EV_SANCT, EV_ART, EV_EXC, EV_PROD, EV_CAMP = 1, 2, 3, 4, 5, 6, 7
 # sim.games.recall.content_types.OPS indices used here; atom columns of tables.ATOM_COLUMNS
 (OP_CRYSTAL, OP_F, OP_VP, OP_PP, OP_K, OP_UPC, OP_KEY, OP_CHEST, OP_MOVE, OP_DEV, OP_PAYOPT, OP_UNITS, OP_BUY,
- OP_SELL, OP_COPY, OP_FH, OP_EXPLORE) = 0, 1, 3, 4, 5, 7, 8, 11, 14, 16, 18, 19, 20, 21, 22, 2, 17
+ OP_SELL, OP_COPY, OP_FH, OP_EXPLORE, OP_WMOVE) = 0, 1, 3, 4, 5, 7, 8, 11, 14, 16, 18, 19, 20, 21, 22, 2, 17, 15
 OP_KEACH, OP_KEYUP, OP_KEYBACK, OP_FREE, OP_ART_DISPLAY, OP_COST = 6, 9, 10, 12, 13, 23
 # action atoms (content_types.ACTION_OPS) are the ops OP_MOVE .. OP_COPY
 A_ITEM, A_ALT, A_OP, A_ARG, A_N, A_W, A_R, A_P, A_OPTION = range(9)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.kernel import (
-    abilities, common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore, upgrade, turn)
+    abilities, common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore, upgrade, water, turn)
 from sim.games.recall.kernel.common import (
     A_ARG, A_END, A_N, A_OPTION, A_P, A_R, A_RECALL, A_W, C_AUTO, C_COPY_EVER, C_DRAFT, C_EXO,
     C_KEEP3, C_MAXDEC, C_NGOAL_SP, C_NPATH_SP, C_NPROD, C_O_CHEST, C_O_COUNT, C_O_FIELD, C_O_OPT,
@@ -31,6 +31,7 @@ from sim.games.recall.kernel.movement import (
 from sim.games.recall.kernel.dev import apply_dev, dev_node, production_visible
 from sim.games.recall.kernel.explore import apply_explore, explore_node
 from sim.games.recall.kernel.upgrade import apply_upgrade, upgrade_node
+from sim.games.recall.kernel.water import apply_water, water_node
 from sim.games.recall.kernel.turn import (
     after_event, end_turn, event_mask, event_of, free_actions, main_mask, recharge,
     use_event_ability)
@@ -40,8 +41,8 @@ from sim.games.recall.state import (
     G_FR_N, G_GUARD, G_KIND, G_KLEFT, G_KTRACK, G_LEFT, G_MCOUNT, G_MFROM, G_MOVES, G_MTO, G_NF,
     G_NP, G_OLD_ITEMS, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_PICKED, G_PROD_LEFT, G_PROD_USED,
     G_RECHARGED, G_ROUND, G_SELLF, G_SUBRET, G_TURN_DEC, G_UPG_BITS, G_UPG_RET, G_UPG_SEAT,
-    H_GOALS, K_BUY, K_CHOOSE, K_COPY, K_CRYSTAL, K_DISPLAY, K_DONE, K_DRAFT, K_EFFECT, K_EVENT,
-    K_EXPLORE, K_FREE, K_GOAL, K_ITEM, K_KEY, K_KEYUP, K_MAIN, K_MOVE_COUNT, K_MOVE_FROM,
+    G_W_GROUP, H_GOALS, K_BUY, K_CHOOSE, K_COPY, K_CRYSTAL, K_DISPLAY, K_DONE, K_DRAFT, K_EFFECT,
+    K_EVENT, K_EXPLORE, K_FREE, K_GOAL, K_ITEM, K_KEY, K_KEYUP, K_MAIN, K_MOVE_COUNT, K_MOVE_FROM,
     K_MOVE_TO, K_ORDER, K_PATH, K_PAYMENT, K_PAY_MOVE, K_PLACE, K_PRODUCE, K_RECHARGE, K_ROTATION,
     K_SELL, K_SELL_COUNT, K_SLOT, K_START_FIELD, K_STOP, K_TRACK, K_TURN_END, K_UNITS, K_UPGRADE,
     PEND_W, PH_BONUS_EVENT, PH_BUY, PH_CHOOSE, PH_COPY, PH_CRYSTAL, PH_DEV, PH_DEV_NEXT,
@@ -49,11 +50,12 @@ from sim.games.recall.state import (
     PH_GOAL, PH_ITEM, PH_KEY, PH_KEYUP, PH_KEY_EVENT, PH_KSTEP, PH_KTRACK, PH_MAIN, PH_MOVE_COUNT,
     PH_MOVE_FROM, PH_MOVE_TO, PH_NEXT, PH_OLD, PH_ORDER, PH_PATH, PH_PAYMENT, PH_PAY_MOVE,
     PH_PLACE, PH_PRODUCE, PH_PROD_EVENT, PH_RECHARGE, PH_SELL, PH_SELL_COUNT, PH_SLOT, PH_SOLO,
-    PH_STOP, PH_TURN, PH_TURN_END, PH_UNITS, PH_UPGRADE, P_AVAIL, P_BLD, P_CR, P_EVER, P_FOL,
-    P_OWN, P_PATHS, P_PLAYS, P_RECALLS, P_SLOT, P_START, P_STEPS_LOST, P_SUPPLY, P_TRK)
+    PH_STOP, PH_TURN, PH_TURN_END, PH_UNITS, PH_UPGRADE, PH_W_END, PH_W_FROM, P_AVAIL, P_BLD, P_CR,
+    P_EVER, P_FOL, P_OWN, P_PATHS, P_PLAYS, P_RECALLS, P_SLOT, P_START, P_STEPS_LOST, P_SUPPLY,
+    P_TRK)
 
 kernel_cache.watch(__file__, st, abilities,
-                   common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore, upgrade, turn)
+                   common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore, upgrade, water, turn)
 
 
 @kernel
@@ -75,6 +77,8 @@ def apply(g, h, C, tab, atoms, a):
             g[G_PHASE] = after_event(g, g[G_PHASE])
         else:
             use_event_ability(g, a - C[C_O_USE], C, tab, atoms)
+    elif g[G_PHASE] >= PH_W_FROM and g[G_PHASE] <= PH_W_END:     # a water-movement decision
+        apply_water(g, C, tab, k, a)
     elif k == K_UPGRADE:
         apply_upgrade(g, C, tab, atoms, a)
     elif k == K_EXPLORE or k == K_ROTATION:
@@ -309,7 +313,9 @@ def decide(g, h, lg, C, tab, atoms, kind, p):
                 lg[:] = False
                 g[G_GUARD] += 1
                 g[G_FR_N] = 0
-                g[G_UPG_BITS] = 0                     # upgrades still owed are dropped too
+                g[seat(g[G_ACTIVE]) + P_SUPPLY] += g[G_W_GROUP]     # a water group in transit: the supply
+                g[G_W_GROUP] = 0
+                g[G_UPG_BITS] = 0
                 end_turn(g, C)
                 return False
             g[G_TURN_DEC] += 1
@@ -367,6 +373,10 @@ def advance(g, h, lg, C, tab, atoms):
         elif ph == PH_MAIN:
             main_mask(g, lg, C, tab, atoms, p)
             if decide(g, h, lg, C, tab, atoms, K_MAIN, p):
+                return
+        elif ph >= PH_W_FROM and ph <= PH_W_END:
+            kind = water_node(g, lg, C, tab, p)
+            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
                 return
         elif ph == PH_UPGRADE:
             kind = upgrade_node(g, lg, C)

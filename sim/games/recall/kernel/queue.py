@@ -10,15 +10,16 @@ from sim.games.recall.kernel.common import (
     A_ALT, A_ARG, A_ITEM, A_N, A_OP, A_P, A_R, A_W, C_T_BASE, C_T_EROWS, C_T_UPG, OP_ART_DISPLAY,
     OP_BUY, OP_CHEST, OP_COPY, OP_COST, OP_CRYSTAL, OP_DEV, OP_EXPLORE, OP_F, OP_FH, OP_FREE, OP_K,
     OP_KEACH, OP_KEY, OP_KEYBACK, OP_KEYUP, OP_MOVE, OP_PAYOPT, OP_PP, OP_SELL, OP_UNITS, OP_UPC,
-    OP_VP, S_PICK, S_REWARD, gain_points, kernel, pay_cost, payable, seat, start_dev, stop)
+    OP_VP, OP_WMOVE, S_PICK, S_REWARD, gain_points, kernel, pay_cost, payable, seat, start_dev,
+    stop)
 from sim.games.recall.kernel.frames import at_once, push_frame, top
 from sim.games.recall.kernel.chests import draw_chest
 from sim.games.recall.state import (
     ALT_KIND, FR_E, G_ACTIVE, G_EXP_RET, G_HERE, G_KEACH, G_KLEFT, G_KTRACK, G_KUP, G_LEFT,
-    G_MOVES, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_SUBRET, PEND_MAX, PEND_W, PH_BUY, PH_COPY,
-    PH_CRYSTAL, PH_DISPLAY, PH_EXEC, PH_EXPLORE, PH_FREE, PH_KEY, PH_KEYUP, PH_KSTEP, PH_KTRACK,
-    PH_MOVE_FROM, PH_PAY_MOVE, PH_PLACE, PH_SELL, PH_SLOT, PH_STOP, PH_UNITS, P_CR, P_FOL,
-    P_PURPLE, P_SUPPLY, P_UPG)
+    G_MOVES, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_SUBRET, G_W_PLUS, G_W_RET, PEND_MAX, PEND_W,
+    PH_BUY, PH_COPY, PH_CRYSTAL, PH_DISPLAY, PH_EXEC, PH_EXPLORE, PH_FREE, PH_KEY, PH_KEYUP,
+    PH_KSTEP, PH_KTRACK, PH_MOVE_FROM, PH_PAY_MOVE, PH_PLACE, PH_SELL, PH_SLOT, PH_STOP, PH_UNITS,
+    PH_W_FROM, P_CR, P_FOL, P_PURPLE, P_SUPPLY, P_UPG)
 
 kernel_cache.watch(__file__, st, common, frames, chests)
 
@@ -202,6 +203,10 @@ def execute(g, h, C, tab, atoms, r, n):
         if payable(g, p, C, atoms[r, A_W], atoms[r, A_R], atoms[r, A_P]):
             g[G_LEFT] = r
             g[G_PHASE] = PH_COPY
+    elif op == OP_WMOVE:                              # RC-R93: kernel/water.py (arg 1: improved, RC-R96)
+        g[G_W_RET] = PH_EXEC
+        g[G_W_PLUS] = atoms[r, A_ARG]
+        g[G_PHASE] = PH_W_FROM
     elif op == OP_UNITS:                              # RC-A63 UNITS:n(MOVE:1|DEV:1)
         g[G_LEFT] = r
         g[G_PHASE] = PH_UNITS
