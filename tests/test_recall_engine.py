@@ -197,13 +197,13 @@ def test_an_illegal_action_is_refused_before_any_game_moves():
 
 
 def test_a_game_stopped_at_a_rule_not_compiled_is_refused():
-    """Aynir's exchanges are not compiled yet: using it stops the game, and stepping it is refused."""
+    """Dorian's pig farm (a coded ability) is not compiled yet: the game stops, and stepping it is refused."""
     t = _tables(players=2, tribe_draft="random")
     s = engine.init(t, [0], SEED)
-    aynir = t.ability_names.index("Aynir")
-    s.m[0, st.seat_col(0, st.P_OWN + aynir)] = 1
-    engine._run(s, np.zeros(1, dtype=np.int64), False)
-    engine.step(s, [t.action_names.index("use:Aynir")])
+    dorian = t.ability_names.index("Dorian")
+    s.m[0, st.seat_col(0, st.P_OWN + dorian)] = 1
+    _run(s)
+    engine.step(s, [t.action_names.index("use:Dorian")])
     assert s.m[0, st.G_KIND] == st.K_STOP and st.STOP_REASONS[s.m[0, st.G_STOP]] == "ability"
     assert not s.legal[0].any() and s.m[0, st.G_DEC] == -1
     with pytest.raises(NotImplementedError, match="not compiled yet"):
