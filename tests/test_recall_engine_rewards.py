@@ -331,3 +331,22 @@ def test_schokbron_gains_the_production_fields_yield_once_more_rc_r249():
     assert _kind(s) == "event" and _names(t, s) == ["end", "use:Schokbron"]
     _step(t, s, "use:Schokbron")
     assert g[_col(0, st.P_CR)] == white + 2
+
+
+def test_a_window_inside_a_reward_does_not_reset_the_outer_window_rc_r65():
+    """GPR's step lands on a light token (its own `bonus_token` window): back in the `excavate`
+    window GPR stays used for this excavation (once per event, RC-R65)."""
+    from sim.games.recall.kernel import dev
+    t, s, eid = _at_main()
+    g = s.m[0]
+    _own(t, s, "GPR")
+    g[_col(0, st.P_TRK)] = 3                                # the step reaches bonus position 4
+    g[st.G_LIGHT + 0] = 0                                   # L1: R:1
+    red = int(g[_col(0, st.P_CR + 1)])
+    g[st.G_DEV_K], g[st.G_DEV_STEP], g[st.G_DEV_RET] = 0, dev.DS_END, st.PH_TURN_END
+    g[st.G_PHASE] = st.PH_EXC_EVENT
+    _run(s)
+    _step(t, s, "use:GPR")
+    assert g[_col(0, st.P_TRK)] == 4 and g[_col(0, st.P_CR + 1)] == red + 1
+    assert g[_col(0, st.P_USES + t.ability_names.index("GPR"))] == 1 and g[_col(0, st.P_SKILL)] == 2
+    assert not (_kind(s) == "event" and "use:GPR" in _names(t, s))

@@ -168,13 +168,13 @@ G_CHEST_K = G_CHEST_DISC + CHEST_MAX   # reshuffles so far (RC-A27)
 # registers an atom in progress keeps while a nested reward runs (saved in its frame)
 REGS = (G_LEFT, G_SUBRET, G_SELLF, G_OWNER, G_KTRACK, G_KLEFT, G_KEACH, G_MOVES, G_MFROM, G_MTO,
         G_MCOUNT, G_KUP, G_ART_RET, G_DEV_T, G_DEV_F, G_DEV_K, G_DEV_STEP, G_DEV_RET, G_DEV_EXO, G_HERE,
-        G_EXP_SLOT, G_EXP_RET) + tuple(range(G_EVENT_USED, G_EVENT_USED + U_MAX))
-# (the event window's used flags too: a window nested in a reward of another window, e.g. a light
-# token reached by GPR's step in the ``excavate`` window, must not reset the outer one's, RC-R65)
-FR_E, FR_DONE, FR_RET, FR_ONCE, FR_ITEM, FR_ALT, FR_REGS = range(7)
-FR_W = FR_REGS + len(REGS)       # per frame: effect, items done (bits), return phase, action atoms
-                                 # at once, the one item resolved (-1 the whole reward), its
-                                 # alternative (-1 ask), the saved registers
+        G_EXP_SLOT, G_EXP_RET)
+FR_E, FR_DONE, FR_RET, FR_ONCE, FR_ITEM, FR_ALT, FR_EV, FR_REGS = range(8)
+FR_EV_WORDS = 2                  # G_EVENT_USED saved as bits, 31 abilities a word (U_MAX <= 62)
+FR_W = FR_REGS + FR_EV_WORDS - 1 + len(REGS)   # per frame: effect, items done (bits), return
+                                 # phase, action atoms at once, the one item resolved (-1 the whole
+                                 # reward), its alternative (-1 ask), the window's used abilities,
+                                 # the saved registers
 G_PROD_LAST = G_CHEST_K + 1      # the production field activated last (Schokbron, RC-R249)
 G_ABIL = G_PROD_LAST + 1         # the coded ability asking ``ability_field``, and the phase after it
 G_ABIL_RET = G_ABIL + 1

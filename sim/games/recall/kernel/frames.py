@@ -5,8 +5,9 @@ picked pending item (``FR_ITEM`` = its item, ``FR_ALT`` its chosen alternative o
 ``PH_EXEC`` resolves the top frame's next item (kernel/rewards.py). A reward gained while an atom
 is in progress (an artifact's covered reward inside a movement, a light token inside knowledge
 steps, a free activation) opens a frame on top: the registers of the atom in progress
-(``state.REGS``) are saved in the new frame and restored when it closes, so the outer atom goes on
-where it was.
+(``state.REGS``) and the abilities used in the open event window (``G_EVENT_USED``, RC-R65) are
+saved in the new frame and restored when it closes, so the outer atom goes on where it was and a
+window opened inside (a light token's) does not reset the outer one's.
 """
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from sim.games.recall import state as st
 from sim.games.recall.kernel import common
 from sim.games.recall.kernel.common import S_REWARD, kernel, stop
 from sim.games.recall.state import (
-    FR_ALT, FR_DONE, FR_E, FR_ITEM, FR_MAX, FR_ONCE, FR_REGS, FR_RET, FR_W, G_FR, G_FR_N, G_PHASE,
-    PH_EXEC, REGS)
+    FR_ALT, FR_DONE, FR_E, FR_EV, FR_EV_WORDS, FR_ITEM, FR_MAX, FR_ONCE, FR_REGS, FR_RET, FR_W, G_EVENT_USED,
+    G_FR, G_FR_N, G_PHASE, PH_EXEC, REGS, U_MAX)
 
 kernel_cache.watch(__file__, st, common)
 
@@ -39,8 +40,14 @@ def push_frame(g, e, ret, at_once, item, alt):
     f = G_FR + FR_W * n
     g[f + FR_E], g[f + FR_DONE], g[f + FR_RET] = e, 0, ret
     g[f + FR_ONCE], g[f + FR_ITEM], g[f + FR_ALT] = at_once, item, alt
+    for w in range(FR_EV_WORDS):
+        bits = 0
+        for j in range(31):
+            if 31 * w + j < U_MAX and g[G_EVENT_USED + 31 * w + j] == 1:
+                bits |= 1 << j
+        g[f + FR_EV + w] = bits
     for j in range(len(REGS)):
-        g[f + FR_REGS + j] = g[REGS[j]]
+        g[f + FR_REGS + FR_EV_WORDS - 1 + j] = g[REGS[j]]
     g[G_FR_N] = n + 1
     g[G_PHASE] = PH_EXEC
 
@@ -50,7 +57,9 @@ def pop_frame(g):
     """Close the top frame: the outer atom's registers back, on to the frame's return phase."""
     f = top(g)
     for j in range(len(REGS)):
-        g[REGS[j]] = g[f + FR_REGS + j]
+        g[REGS[j]] = g[f + FR_REGS + FR_EV_WORDS - 1 + j]
+    for a in range(U_MAX):
+        g[G_EVENT_USED + a] = (g[f + FR_EV + a // 31] >> (a % 31)) & 1
     g[G_FR_N] -= 1
     g[G_PHASE] = g[f + FR_RET]
 
