@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import rng
+from sim.core.memo import per_object
 from sim.games.recall import state as st
 from sim.games.recall.board import Board
 from sim.games.recall.content_types import BOARD_MONUMENT, EXCAVATION, KEY_COLOURS, NONE, WATER, Content
@@ -25,14 +26,15 @@ def _put(m: np.ndarray, col: int, values) -> None:
     m[:, col:col + k] = values
 
 
-def _tile_tables(board: Board, content: Content) -> np.ndarray:
+@per_object
+def tile_fields(content: Content) -> np.ndarray:
     """int[tiles, 6 rotations, 7, 5]: per field of a slot (index j) the terrain, pigs, camp,
     start number and artifact flag of the tile position that lands there (``Board.field_of``)."""
     out = np.zeros((len(content.area_tiles), 6, 7, 5), dtype=np.int64)
     for i, tile in enumerate(content.area_tiles):
         for r in range(6):
             for p, tf in enumerate(tile.fields):
-                j = board.field_of(0, p, r)
+                j = 0 if p == 0 else 1 + (p - 1 + r) % 6          # Board.field_of in slot 0
                 out[i, r, j] = (tf.terrain, tf.pigs, tf.camp, tf.start, int(tf.artifact))
     return out
 
@@ -129,7 +131,7 @@ def deal_batch(t, board: Board, m: np.ndarray, hidden: np.ndarray, seed: int, ga
     start = np.full((B, nf), NONE, dtype=np.int64)          # as printed, face-down tiles too
     art = np.zeros((B, nf), dtype=bool)
     field_up = np.ones(nf, dtype=bool)
-    tt = _tile_tables(board, ct)
+    tt = tile_fields(ct)
     for k in range(board.n_slots):
         f = slice(7 * k, 7 * k + 7)
         cell = tt[tile[:, k], rot[:, k]]                       # [B, 7, 5]
