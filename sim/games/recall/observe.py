@@ -14,8 +14,8 @@ An observation of seat ``v`` is
 ``sample_state(obs, keys)`` deals what the viewer does not know at random (for the lookahead
 strategies): the chest stack, the unseen part of the green and grey decks, the other seats'
 goal cards, the old tribes and item stacks not revealed, the face-down area tiles and the
-future bag draws. The pools are what the viewer can count (a good approximation: the other
-seats' chest kinds and items gained from stacks are not subtracted).
+future bag draws. The pools are what the viewer can count (a good approximation: chest tiles
+used and items gained from stacks are not subtracted).
 
 The hidden matrix (chest stack, green and grey deck order, goal cards of others, the old-tribe
 draws) never enters it; the bag is public only as counts by colour, which ``m`` holds.
@@ -111,12 +111,22 @@ def sample_state(obs: Obs, keys) -> st.State:
     slots = s.seat(st.P_SLOT, 6).reshape(B, -1)
     for k in range(len(ct.key_cards)):
         own[:, k] += (slots == k).sum(axis=1)
-    # the chest stack below the tiles drawn: every tile but the viewer's own (RC-S8)
+    # chest tiles: the other seats' (their number is public) and the stack below the tiles
+    # drawn, dealt from every tile but the viewer's own (RC-S8)
     total = np.array([c.count for c in ct.chest_tiles], dtype=np.int64)
     mine = s.seat(st.P_CHESTS, st.C_MAX)[rows, me, :len(total)].astype(np.int64)
-    stack = _shuffled_pool(np.maximum(total[None, :] - mine, 0), draw("sample_chests", int(total.sum())))
-    top = s.m[:, st.G_CHEST_TOP].astype(np.int64)
-    _fill(s.hidden, st.H_CHEST, st.CHEST_MAX, top, stack)
+    pool = _shuffled_pool(np.maximum(total[None, :] - mine, 0), draw("sample_chests", int(total.sum())))
+    used = np.zeros(B, dtype=np.int64)
+    for p in range(t.config.players):
+        for j in range(int(obs.chests[:, p].max(initial=0))):
+            give = np.flatnonzero((me != p) & (j < obs.chests[:, p]))
+            kind = pool[give, np.minimum(used[give], pool.shape[1] - 1)]
+            ok = kind >= 0
+            s.m[give[ok], st.seat_col(p, st.P_CHESTS) + kind[ok]] += 1
+            used[give] += 1
+    rest = pool[rows[:, None], np.minimum(used[:, None] + np.arange(pool.shape[1])[None, :], pool.shape[1] - 1)]
+    rest = np.where(used[:, None] + np.arange(pool.shape[1])[None, :] < pool.shape[1], rest, -1)
+    _fill(s.hidden, st.H_CHEST, st.CHEST_MAX, s.m[:, st.G_CHEST_TOP].astype(np.int64), rest)
     # green and grey decks below the cards turned: all cards of the colour but those in sight
     for colour, col, top_col, hcol in ((2, st.G_GREEN, st.G_GREEN_TOP, st.H_GREEN), (3, st.G_GREY, st.G_GREY_TOP, st.H_GREY)):
         kinds = list(ct.key_kinds(colour))
