@@ -1,0 +1,99 @@
+"""Follower movement: enterable fields (RC-A62), artifacts on entry (RC-R99..R105, RC-A18)."""
+from __future__ import annotations
+
+from sim.core import kernel_cache
+from sim.games.recall import state as st
+from sim.games.recall.kernel import common, queue
+from sim.games.recall.kernel.common import (
+    C_COLTERON, C_EXO, C_NCOLS, C_O_FIELD, C_T_ACOST, C_T_COVERED, C_T_FSLOT, C_T_NEIGH, C_T_TMOVE,
+    C_VOLCANO, S_PICK, S_REWARD, can_use, clear_event, kernel, seat, stop)
+from sim.games.recall.kernel.queue import queue_reward
+from sim.games.recall.state import (
+    F_ART, F_TERR, G_ACTIVE, G_MTO, G_QI, G_QN, G_RET, G_SAVE_RET, G_UP, PH_ART_EVENT, P_ARTS,
+    P_FOL, P_OWN, P_SUPPLY)
+
+kernel_cache.watch(__file__, st, common, queue)
+
+
+@kernel
+def face_up(g, f, C, tab):
+    k = tab[C[C_T_FSLOT] + f]
+    return k < 0 or g[G_UP + k] == 1
+
+
+@kernel
+def exo_usable(g, p, C, tab):
+    return C[C_EXO] >= 0 and can_use(g, p, C[C_EXO], C, tab)
+
+
+@kernel
+def need_at(g, p, f, C, tab):
+    """Followers an entry into f must pay: its artifact's cost (RC-R101, RC-A18), 0 when
+    Exoskelet can pay it; -1 when the artifact's row is full (not enterable, RC-A62)."""
+    c = g[F_ART + f]
+    if c < 0:
+        return 0
+    col = g[seat(p) + P_ARTS + c]
+    if col >= C[C_NCOLS]:
+        return -1
+    return 0 if exo_usable(g, p, C, tab) else tab[C[C_T_ACOST] + col]
+
+
+@kernel
+def artifact_cost(g, p, f, C, tab):
+    return tab[C[C_T_ACOST] + g[seat(p) + P_ARTS + g[F_ART + f]]]
+
+
+@kernel
+def pay_followers(g, p, f, k):
+    g[seat(p) + P_FOL + f] -= k
+    g[seat(p) + P_SUPPLY] += k
+
+
+@kernel
+def can_enter(g, p, f, group, C, tab):
+    """RC-A62: face-up land, start, camp, board monument fields (volcano for a Colteron
+    holder), never water; the group must pay the artifact lying there."""
+    if f < 0 or not face_up(g, f, C, tab):
+        return False
+    terr = g[F_TERR + f]
+    ok = tab[C[C_T_TMOVE] + terr] == 1 or (terr == C[C_VOLCANO] and C[C_COLTERON] >= 0
+                                           and g[seat(p) + P_OWN + C[C_COLTERON]] == 1)
+    if not ok:
+        return False
+    need = need_at(g, p, f, C, tab)
+    return need >= 0 and need <= group
+
+
+@kernel
+def move_targets(g, lg, p, f, C, tab):
+    """Mark (if ``lg`` is given, length > 0) and count the fields the followers on f may enter."""
+    n = 0
+    group = g[seat(p) + P_FOL + f]
+    for d in range(6):
+        x = tab[C[C_T_NEIGH] + 6 * f + d]
+        if x >= 0 and can_enter(g, p, x, group, C, tab):
+            n += 1
+            if lg.shape[0] > 0:
+                lg[C[C_O_FIELD] + x] = True
+    return n
+
+
+@kernel
+def take_artifact(g, C, tab, atoms):
+    """RC-R99..R105: the artifact on G_MTO into the leftmost empty box of its colour; its covered
+    reward runs as its own queue, then the ``artifact`` window; then the movement goes on."""
+    p = g[G_ACTIVE]
+    b = seat(p)
+    x = g[G_MTO]
+    c = g[F_ART + x]
+    col = g[b + P_ARTS + c]
+    g[F_ART + x] = -1
+    g[b + P_ARTS + c] = col + 1
+    if g[G_QI] < g[G_QN]:                                # an outer queue still running: not compiled
+        stop(g, S_PICK)
+        return
+    g[G_SAVE_RET] = g[G_RET]
+    clear_event(g)
+    if not queue_reward(g, tab[C[C_T_COVERED] + C[C_NCOLS] * c + col], PH_ART_EVENT, C, tab, atoms, False):
+        stop(g, S_REWARD)
