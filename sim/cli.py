@@ -87,8 +87,15 @@ def cmd_replay(args) -> int:
     print(f"# {exp.name} / {variant}: game {args.game}, seed {exp.seed}, config {exp.config_hash(variant, strategies)}")
 
     def log(before, after, actions):
+        if not seated:                      # who plays which seat, once the seats are known
+            seated.append(True)
+            for p, slot in enumerate(game.slot_of(before)[0]):
+                name = exp.seats[slot].strategy if slot < len(exp.seats) else "automa"
+                print(f"# seat {p}: slot {int(slot)} ({name})")
         for line in game.describe(before, after, int(actions[0])):
             print(line)
+
+    seated = []
 
     outcome, _ = play_games(game, config, content, strategies, exp.seed, np.array([args.game]), on_step=log)
     seats = outcome["per_seat"]
