@@ -83,6 +83,6 @@ def _ranges(ids):
         if start is None:
             start = i
         elif i is None or i != prev + 1:
-            out.append((start, prev + 1))
+            out.append((int(start), int(prev) + 1))
             start = i
     return out
