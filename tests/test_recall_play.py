@@ -224,3 +224,29 @@ def test_results_columns_and_features_in_play(tmp_path):
     sides = analyse_feature(scan(tmp_path / "out" / "rc_rows", "base"), features[3])
     assert set(sides.values["value"]) <= {f"{c.id}_{x}" for c in GAME.load_content(GAME.Config(players=2)).path_cards
                                           for x in "ab"}
+
+
+def test_compiled_random_play_chooses_as_the_runner_loop():
+    """``GAME.play_uniform`` (``RandomStrategy.play_to_end``) gives the same games as the runner's
+    loop with the ``random`` strategy: the same final (or stopped) state, game by game."""
+    config, content = _setup(2)
+    seed, ids = 3, np.arange(60)
+    keys = np.stack([rng.stream_keys(seed, ids, "strategy", k) for k in range(2)])
+    fast = GAME.play_uniform(GAME.init(config, content, ids, seed), keys, 2)
+    random = registry.make("random", {}, GAME, content)
+    slow = GAME.init(config, content, ids, seed)
+    slots = GAME.slot_of(slow)
+    for d in range(3000):
+        live = _live(slow)
+        if not live.any():
+            break
+        dec = GAME.decider(slow)
+        srng = StrategyRng(keys[slots[np.arange(len(ids)), np.maximum(dec, 0)], np.arange(len(ids))],
+                           np.full(len(ids), d))
+        actions = random.act(GAME.observe(slow, dec), slow.legal, srng)
+        idx = np.flatnonzero(live)
+        part = GAME.step(take(slow, idx), actions[idx])
+        for name in ("m", "hidden", "legal"):
+            getattr(slow, name)[idx] = getattr(part, name)
+    assert not _live(fast).any() and not _live(slow).any()
+    np.testing.assert_array_equal(fast.m, slow.m)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core import rng
 from sim.core.errors import RunError
 from sim.games.recall import engine
 from sim.games.recall import state as st
@@ -194,6 +195,33 @@ def _held_columns(s) -> dict:
     return out
 
 
+def play_uniform(s, keys, n_strategies: int):
+    """Every game to its end (or to an engine stop), each decision a uniform random legal action
+    drawn exactly as the runner's loop with the ``random`` strategy draws it (``keys[slot, game]``
+    at the game's decision counter, the rank ``floor(u x legal count)`` of ``strategies.base.choose_uniform``),
+    without observations: one compiled ``step_batch`` per decision of the batch."""
+    keys = np.asarray(keys, dtype=np.uint64)
+    slots = slot_of(s)
+    decisions = np.zeros(s.batch, dtype=np.int64)
+    actions = np.zeros(s.batch, dtype=np.int64)
+    t = s.t
+    while True:
+        kind = s.m[:, st.G_KIND]
+        live = np.flatnonzero((kind != st.K_DONE) & (kind != st.K_STOP))
+        if not len(live):
+            return s
+        slot = slots[live, s.m[live, st.G_DEC]]
+        ok = slot < n_strategies
+        u = rng.uniform(keys[np.where(ok, slot, 0), live], decisions[live] * 1024)
+        actions[:] = 0
+        legal = s.legal[live]
+        count = legal.sum(axis=1)
+        rank = np.minimum((u * count).astype(np.int64), np.maximum(count - 1, 0))
+        actions[live] = np.where(ok, np.argmax(np.cumsum(legal, axis=1) > rank[:, None], axis=1), 0)
+        decisions[live] += 1
+        engine.kernel.step_batch(s.m, s.hidden, s.legal, t.C, t.tab, t.atoms, actions, True)
+
+
 def check_stops(s) -> None:
     """Turn a game the engine stopped (``K_STOP``: a rule not compiled yet) into an error naming
     the game and the rule, so that no silent wrong row can come out of it."""
@@ -260,6 +288,10 @@ class Recall:
 
     def step(self, state, actions):
         return engine.step(state, actions)
+
+    def play_uniform(self, state, keys, n_strategies: int):
+        """Random play in compiled steps (``RandomStrategy.play_to_end``); same games as the loop."""
+        return play_uniform(state, keys, n_strategies)
 
     def done(self, state) -> np.ndarray:
         """bool[B] games over; a game the engine stopped is an error (``check_stops``)."""
