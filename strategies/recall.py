@@ -4,7 +4,7 @@
 state sampled from its observation (``GAME.sample_state``: hidden stacks, decks, other seats'
 goal cards and face-down tiles dealt at random, never read from the real state) and keeps the
 action whose result has the best position value (``sim.games.recall.value``: the final score
-if scored now, plus crystals, key cards, knowledge steps and followers on the map). Ties (for
+if scored now, plus crystals, key cards, knowledge steps, followers on the map and the turn's items still to resolve). Ties (for
 example a card played, whose items come at the next decisions) are broken at random by the
 strategy's keyed draws. It is ``strategies.generic.LookaheadStrategy`` with Recall's weights
 as defaults; every weight can be set under the seat's ``params.weights``.
@@ -17,7 +17,7 @@ from strategies import registry
 from strategies.generic import LookaheadParams, LookaheadStrategy
 
 GREEDY_WEIGHTS = {"final": 1.0, "purple": 0.0, "crystals": 0.4, "keys": 1.0, "tracks": 0.5, "followers": 0.4,
-                  "opponents": 0.0}
+                  "pending": 0.5, "opponents": 0.0}
 
 
 @dataclasses.dataclass(frozen=True)

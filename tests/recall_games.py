@@ -15,8 +15,9 @@ from sim.games.recall import state as st
 from sim.games.recall.game import GAME
 
 
-def ended(config, content, strategies, seed: int, game_ids) -> np.ndarray:
-    """bool[len(game_ids)]: the game reaches its end (K_DONE) without a rule not compiled yet."""
+def ended(config, content, strategies, seed: int, game_ids, counts: list | None = None) -> np.ndarray:
+    """bool[len(game_ids)]: the game reaches its end (K_DONE) without a rule not compiled yet.
+    ``counts``, if given, receives the number of decisions of each game (int64[len(game_ids)])."""
     ids = np.asarray(game_ids, dtype=np.int64)
     n = len(strategies)
     s = GAME.init(config, content, ids, seed)
@@ -35,6 +36,8 @@ def ended(config, content, strategies, seed: int, game_ids) -> np.ndarray:
         actions = _choose_actions(GAME, s, np.ones(len(live), dtype=bool), groups, keys[:, live], decisions[live], n)
         decisions[live] += 1
         s = GAME.step(s, actions)
+    if counts is not None:
+        counts.append(decisions)
     return out
 
 

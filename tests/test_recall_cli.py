@@ -13,7 +13,7 @@ from tests.scaffold import ROOT, assert_refused, assert_score_sheets, cli, copy_
 
 # uniform among the actions that keep to the compiled rules (tests/test_recall_play.py)
 COMPILED = ('strategy = "lookahead"\nparams.weights = {final = 0.0, crystals = 0.0, keys = 0.0, tracks = 0.0, '
-            'followers = 0.0}\n')
+            'followers = 0.0, pending = 0.0}\n')
 
 EXAMPLE = ROOT / "docs" / "examples" / "recall" / "example1_full_final_scoring.json"
 

@@ -16,7 +16,7 @@ from tests.recall_games import ending_range
 from tests.scaffold import ROOT, assert_score_sheets, rows
 
 COMPILED = ('strategy = "lookahead"\nparams.weights = {final = 0.0, crystals = 0.0, keys = 0.0, tracks = 0.0, '
-            'followers = 0.0}\n')
+            'followers = 0.0, pending = 0.0}\n')
 
 
 def _write(tmp_path: Path, seats: list[str], players: int, games: int, seed: int = 8) -> Path:

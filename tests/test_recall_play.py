@@ -28,9 +28,9 @@ from strategies import registry
 from tests.recall_games import ending_range
 from tests.scaffold import assert_score_sheets, rows, write_experiment
 
-ZERO = {"final": 0.0, "crystals": 0.0, "keys": 0.0, "tracks": 0.0, "followers": 0.0}
+ZERO = {"final": 0.0, "crystals": 0.0, "keys": 0.0, "tracks": 0.0, "followers": 0.0, "pending": 0.0}
 COMPILED = ('strategy = "lookahead"\nparams.weights = {final = 0.0, crystals = 0.0, keys = 0.0, tracks = 0.0, '
-            'followers = 0.0}\n')
+            'followers = 0.0, pending = 0.0}\n')
 COMPONENTS = (["score_track", "score_leftover", "score_pigs", "score_purple", "score_goal"]
               + [f"score_{p}_{k}" for p in ("knowledge", "ancestors", "saints", "efficiency", "ambition", "power")
                  for k in ("base", "spec")])
