@@ -250,3 +250,21 @@ def test_compiled_random_play_chooses_as_the_runner_loop():
             getattr(slow, name)[idx] = getattr(part, name)
     assert not _live(fast).any() and not _live(slow).any()
     np.testing.assert_array_equal(fast.m, slow.m)
+
+
+def test_lookahead_seats_deciding_together_choose_as_each_alone():
+    """The runner asks every lookahead seat (``lookahead``, ``rc_greedy``) of a step in one call
+    (``act_group``): each row's choice equals its own seat's ``act`` on that row."""
+    config, content = _setup(3)
+    members = [registry.make("rc_greedy", {}, GAME, content), registry.make("lookahead", {"weights": ZERO}, GAME, content)]
+    s = _play(GAME.init(config, content, np.arange(30), 4), members[1], 30)
+    s = take(s, np.flatnonzero(_live(s)))
+    dec = GAME.decider(s)
+    which = dec % 2
+    srng = StrategyRng(rng.stream_keys(2, s.gid, "strategy"), np.full(s.batch, 30))
+    together = type(members[0]).group.act_group(members, which, observe(s, dec), s.legal, srng)
+    for k, member in enumerate(members):
+        rows_k = np.flatnonzero(which == k)
+        alone = member.act(observe(take(s, rows_k), dec[rows_k]), s.legal[rows_k], srng.take(rows_k))
+        np.testing.assert_array_equal(together[rows_k], alone)
+    assert len(set(which.tolist())) == 2
