@@ -3,6 +3,8 @@ RC-S17, RC-A65, RC-A66), ``run`` plays an experiment and ``replay`` logs one of 
 input is one line, exit 2 and nothing written."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from sim.core.experiment import load_experiment
@@ -74,6 +76,7 @@ def test_a_recall_experiment_runs_through_the_command_line_and_a_game_replays(tm
     assert "(draft): use:" not in out and "seat 0 takes the tribe" in out
     assert "the hourglass has run out: the game is over" in out
     assert "key cards " in out and "followers on " in out and "Round 17" in out
+    assert re.search(r"\(effect\): pick:\d+ \([A-Z]", out)          # the pending item picked, as written
     assert out.count("\n") > 200
 
 

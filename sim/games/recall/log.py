@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.memo import per_object
 from sim.games.recall import state as st
 from sim.games.recall.content_types import ARTIFACT_COLOURS, CRYSTALS, TRACKS
+from sim.games.recall.effects import format_atom
+from sim.games.recall.tables import build_tables, decode
 
 STONES = TRACKS + ("own",)
 
@@ -50,6 +53,22 @@ def _changes(before, after, p: int) -> list[str]:
     return out
 
 
+@per_object
+def _effects(content):
+    return build_tables(content)
+
+
+def _pending(before, i: int) -> str:
+    """The text of pending effect ``i`` of the turn (its item as written, a ``DEV:1`` split off or
+    a ``MOVE:m`` of UNITS), e.g. ``BUY{W:1->1}``."""
+    e, item, _, kind = (int(x) for x in before.m[0, st.G_PEND + st.PEND_W * i:st.G_PEND + st.PEND_W * (i + 1)])
+    if kind == 1:
+        return "DEV:1"
+    if kind >= 2:
+        return f"MOVE:{kind - 2}"
+    return " | ".join(format_atom(a) for a in decode(_effects(before.t.content), e)[item])
+
+
 def describe(before, after, action: int) -> list[str]:
     t, ct = before.t, before.t.content
     kind = int(before.m[0, st.G_KIND])
@@ -59,6 +78,8 @@ def describe(before, after, action: int) -> list[str]:
     lines = []
     if kind == st.K_START_FIELD:
         lines.append(f"{head}: starts on start field {_seat_value(after, 0, st.P_START)}")
+    elif kind == st.K_EFFECT and name.startswith("pick:"):
+        lines.append(f"{head}: {name} ({_pending(before, int(name[5:]))})")
     else:
         lines.append(f"{head}: {name}")
     n = int(before.m[0, st.G_NP])
