@@ -4,8 +4,9 @@ The value of a seat is its final score if the game were scored now (``scoring.fi
 on ``game.end_state``: score track, path cards, leftovers, purple points; goal cards left out,
 they are met or not only at the end) plus weighted resources that become points later:
 crystals, key cards, knowledge steps and followers on the map, and for the active seat the items
-of its turn still to resolve (``pending``: the pending list and the atoms queued, so that ending
-an effect early is not free); minus ``opponents`` x the best other seat's value. A state the engine stopped (``K_STOP``: a rule not compiled yet) is worth
+of its turn still to resolve (``pending``: the pending list, plus one while an item is being
+resolved at a decision of its own, so that ending an effect early is not free); minus
+``opponents`` x the best other seat's value. A state the engine stopped (``K_STOP``: a rule not compiled yet) is worth
 ``STOPPED``, so that lookahead players keep to the compiled rules while the engine is not
 complete (no effect once nothing stops).
 """
@@ -20,6 +21,9 @@ from sim.core.memo import per_object
 DEFAULTS = {"final": 1.0, "purple": 0.0, "crystals": 0.3, "keys": 0.5, "tracks": 0.5, "followers": 0.3,
             "pending": 0.5, "opponents": 0.0}
 STOPPED = -1e9
+# decisions that are not part of resolving an item (every other kind is: place, buy, move_to, ...)
+OUTSIDE_ITEMS = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end", "path",
+                 "goal", "stopped")
 
 
 @per_object
@@ -34,7 +38,8 @@ def components(s) -> dict:
     e = end_state(s)
     sheet = final_scoring(_tables(t.content), e, t.config.goal_stones, np.zeros((s.batch, n), dtype=bool))
     m = s.m
-    left = m[:, st.G_PEND_N] + np.maximum(m[:, st.G_QN] - m[:, st.G_QI], 0)
+    inside = np.array([k not in OUTSIDE_ITEMS for k in st.KIND_NAMES] + [False])[m[:, st.G_KIND]]   # -1: over
+    left = m[:, st.G_PEND_N] + inside
     pending = np.where(np.arange(n)[None, :] == m[:, st.G_ACTIVE][:, None], left[:, None], 0)
     return {"final": sheet["score"].astype(float), "purple": e.purple.astype(float),
             "crystals": e.crystals.sum(axis=2).astype(float), "keys": e.keys.sum(axis=2).astype(float),
