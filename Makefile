@@ -25,10 +25,10 @@ install: $(STAMP)  ## create .venv and install the project with its test tools
 run: $(STAMP)  ## play experiment EXP (default red_rising_houses) with JOBS workers into OUT
 	$(PY) -m sim run $(EXP) --jobs $(JOBS) --out $(OUT) $(ARGS)
 
-report: run  ## play EXP and write its report: $(REPORTS)/<experiment>.pdf and PNGs
+report: run  ## play EXP and write its report: $(REPORTS)/<experiment>.pdf, .html and PNGs
 	$(PY) -m sim report $(EXP) --out $(OUT) --report-dir $(REPORTS)
 
-sweep: run  ## play every point of the sweep in EXP and draw each metric against the parameter
+sweep: run  ## play every point of the sweep in EXP: one page per metric, paired differences from the default
 	$(PY) -m sim report $(EXP) --out $(OUT) --report-dir $(REPORTS)
 
 compare: $(STAMP)  ## compare two experiments or variants: make compare A=x.toml:v1 B=x.toml:v2 [ARGS="--games N"]

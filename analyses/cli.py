@@ -102,6 +102,7 @@ def cmd_report(args) -> int:
     files = experiment_report(results, args.report_dir, args.by, args.level, args.details, not args.no_ratings,
                               min_edge=min_edge(args, results))
     print(f"report: {files.pdf}")
+    print(f"html: {files.html}")
     print(f"figures: {len(files.pngs)} PNG files in {files.pngs[0].parent if files.pngs else args.report_dir}")
     return 0
 
@@ -110,7 +111,8 @@ def cmd_summary(args) -> int:
     from analyses import metrics
     from analyses.load import open_results
     from analyses.features import format_feature
-    from reports.report import overview_lines, summary_lines, verdict_lines
+    from reports.labels import content_labels
+    from reports.report import held_lines, overview_lines, summary_lines, verdict_lines
 
     results = open_results(args.source, args.results)
     all_m = {v: metrics.compute(results, v, args.by, args.level, min_edge=min_edge(args, results))
@@ -127,6 +129,9 @@ def cmd_summary(args) -> int:
         for fa in m.features:
             print()
             print("\n".join(format_feature(fa)))
+        for ha in m.held:
+            print()
+            print("\n".join(held_lines(ha, content_labels(results, v).get(ha.held.name, {}))))
     return 0
 
 
@@ -211,6 +216,7 @@ def cmd_compare(args) -> int:
         from reports.report import compare_report
         files = compare_report(c, seq_result, args.report_dir, text)
         print(f"\nreport: {files.pdf}")
+        print(f"html: {files.html}")
     return 0
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from analyses import balance, features as features_mod, ratings, scores, verdicts, winrates
+from analyses import balance, features as features_mod, holdings, ratings, scores, verdicts, winrates
 from analyses.load import Results
 
 
@@ -40,6 +40,9 @@ class Metrics:
     features: list = field(default_factory=list)   # features.FeatureAnalysis per feature the game declares
     page: verdicts.VerdictPage | None = None        # the verdict page: every question, one family
     ludii: pl.DataFrame | None = None               # Ludii's Balance over seats per player count
+    by_strategy: pl.DataFrame | None = None         # win rate by `by` x strategy, when both vary
+    held: list = field(default_factory=list)        # holdings.HeldAnalysis per held content the game declares
+    by_players: pl.DataFrame | None = None          # win rate by `by` x players, when the player count varies
 
 
 def _n_unique(lf: pl.LazyFrame, col: str) -> int:
@@ -64,7 +67,7 @@ def verdict_page(m: "Metrics", lf: pl.LazyFrame, min_edge: float, synthetic: boo
     words = {(ln.question, ln.group): ln.word for ln in page.lines}
     m.summary.rates = _mark(m.summary.rates, pl.concat_str(pl.lit(m.by + "\t"), pl.col(m.by).cast(pl.String)),
                             {f"{q}\t{g}": w for (q, g), w in words.items()})
-    m.by_seat = _mark(m.by_seat, pl.format("seat ({} players)\tseat {}", "players", "seat"),
+    m.by_seat = _mark(m.by_seat, pl.format("seat ({} players)\tseat {}", "players", pl.col("seat") + 1),
                       {f"{q}\t{g}": w for (q, g), w in words.items()})
     m.strategies = _mark(m.strategies, pl.concat_str(pl.lit("strategy\t"), pl.col("strategy")),
                          {f"{q}\t{g}": w for (q, g), w in words.items()})
@@ -108,6 +111,8 @@ def compute(results: Results, variant: str, by: str | None = None, level: float 
                 break
     feature_tables, feature_notes = features_mod.analyse_features(results, variant, features, by, level)
     summary.notes.extend(feature_notes)
+    held, held_notes = holdings.analyse_declared(results, variant, level)
+    summary.notes.extend(held_notes)
     info = results.variants[variant]
     m = Metrics(results.experiment, variant, results.game_name, info.config_hash, info.games, by, level,
                    summary, by_seat, cross, strategies, score_table, list(results.components),
@@ -115,6 +120,11 @@ def compute(results: Results, variant: str, by: str | None = None, level: float 
                    scores.length_counts(lf, "rounds"), scores.end_reasons(lf, level), rating_table, rating_entity,
                    feature_tables)
     synthetic = bool((results.manifest or {}).get("synthetic")) or results.game_name == "synthetic"
+    m.held = held
     m.page = verdict_page(m, lf, min_edge, synthetic)
     m.ludii = winrates.ludii_balance(lf, level)
+    if strategies is not None and by != "seat":
+        m.by_strategy = winrates.win_rates(lf, [by, "strategy"], level)
+    if by not in ("seat", "players") and _n_unique(lf, "players") > 1:
+        m.by_players = winrates.win_rates(lf, [by, "players"], level)
     return m

@@ -63,16 +63,7 @@ def sweep_table(results: Results, by: str, level: float = 0.95) -> pl.DataFrame:
     games = pl.DataFrame({"variant": list(results.variants),
                           "games": [results.variants[v].games for v in results.variants]})
     table = table.join(games, on="variant", how="left")
-    params = list(results.sweep) or ["variant"]
-    if results.sweep:
-        values = {v: sweep_point(v) for v in results.variants}
-        for p in params:
-            dt = _dtype(values, p)
-            mapping = {v: (str(values[v].get(p)) if dt == pl.String else values[v].get(p)) for v in values}
-            table = table.with_columns(pl.col("variant").replace_strict(mapping, return_dtype=dt).alias(p))
-    order = {v: i for i, v in enumerate(results.variants)}
-    return table.with_columns(pl.col("variant").replace_strict(order, return_dtype=pl.Int32).alias("_order")) \
-        .sort(["metric", "group", "_order"]).drop("_order")
+    return _with_params(results, table)
 
 
 def _dtype(values: dict, param: str):
@@ -84,3 +75,117 @@ def _dtype(values: dict, param: str):
     if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in vals):
         return pl.Float64
     return pl.String
+
+
+def reference_point(results: Results) -> tuple[str, bool]:
+    """(variant, is the default): the point the paired differences are measured from.
+
+    A sweep's reference is the point at the rules' default value of every swept parameter (the
+    game's ``Config`` defaults, e.g. Red Rising's 10-point Sovereign token); when the sweep does
+    not contain it (or the game has no such defaults), the first point; for named variants,
+    ``base`` when there is one, else the one whose resolved config (the manifest's) has the
+    rules' default wherever the variants differ, else the first variant.
+    """
+    names = list(results.variants)
+    defaults = _config_defaults(results.game_name)
+    if not results.sweep:
+        if "base" in names:
+            return "base", True
+        configs = {v: ((results.manifest or {}).get("variants", {}).get(v) or {}).get("config", {}) for v in names}
+        keys = {k for c in configs.values() for k in c if len({repr(x.get(k)) for x in configs.values()}) > 1}
+        hits = [v for v in names if keys and all(k in defaults and configs[v].get(k) == _plain(defaults[k]) for k in keys)]
+        return (hits[0], True) if len(hits) == 1 else (names[0], False)
+    want = {p: defaults.get(p) for p in results.sweep}
+    for v in names:
+        if sweep_point(v) == want:
+            return v, True
+    return names[0], False
+
+
+def _plain(value):
+    """A config default as the manifest's JSON holds it (tuples as lists)."""
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _config_defaults(game_name: str) -> dict:
+    import dataclasses
+    from sim.core.game import get_game
+    try:
+        config = get_game(game_name).Config
+    except Exception:                    # noqa: BLE001 - an unregistered game (synthetic results): no defaults
+        return {}
+    return {f.name: f.default for f in dataclasses.fields(config) if f.default is not dataclasses.MISSING}
+
+
+def paired_sweep_table(results: Results, by: str, reference: str, level: float = 0.95) -> pl.DataFrame:
+    """Long table of each point minus the reference point: variant, the sweep parameters,
+    metric, group, diff, lo, hi, paired.
+
+    The points of a sweep share seed and game indices, so game g of one point is paired with
+    game g of the reference (common random numbers, ``analyses.compare``): the differences are
+    far sharper than the two curves' own bands suggest. Metrics: ``win rate`` and ``score`` per
+    ``by`` value (``compare.compare``: McNemar / paired t, Newcombe's interval), ``first player
+    win rate`` per player count, ``rounds`` and ``shared wins`` (per-game paired t). The reference
+    itself is a row of zeros. Without pairing (different seeds) the same tests run unpaired.
+    """
+    from analyses.compare import Side, compare
+
+    ref = Side(results, reference)
+    rows = []
+    for v in results.variants:
+        if v == reference:
+            continue
+        c = compare(ref, Side(results, v), by, level=level)
+        for metric, t in (("win rate", c.wins), ("score", c.scores)):
+            rows += [{"variant": v, "metric": metric, "group": str(r[by]), "diff": r["diff"], "lo": r["lo"],
+                      "hi": r["hi"], "paired": c.paired} for r in t.iter_rows(named=True)]
+        for measure, metric in (("rounds", "rounds"), ("shared_win", "shared wins")):
+            r = c.length.filter(pl.col("measure") == measure).row(0, named=True)
+            rows.append({"variant": v, "metric": metric, "group": "all", "diff": r["diff"], "lo": r["lo"],
+                         "hi": r["hi"], "paired": c.paired})
+        rows += _first_player_diff(ref, Side(results, v), c.paired, level)
+    schema = {"variant": pl.String, "metric": pl.String, "group": pl.String, "diff": pl.Float64,
+              "lo": pl.Float64, "hi": pl.Float64, "paired": pl.Boolean}
+    table = pl.DataFrame(rows, schema=schema)
+    zeros = table.select("metric", "group").unique(maintain_order=True).with_columns(
+        variant=pl.lit(reference), diff=pl.lit(0.0), lo=pl.lit(0.0), hi=pl.lit(0.0), paired=pl.lit(True))
+    table = pl.concat([table, zeros.select(list(schema))])
+    return _with_params(results, table)
+
+
+def _first_player_diff(a, b, paired: bool, level: float) -> list:
+    """Seat 0's win share, B - A, per player count: paired t on the same games, else Welch."""
+    from analyses.intervals import welch_interval
+
+    sa = a.lf.filter(pl.col("seat") == 0).select("game", "players", "win_share")
+    sb = b.lf.filter(pl.col("seat") == 0).select("game", "players", "win_share")
+    out = []
+    if paired:
+        d = sa.join(sb, on=["game", "players"], suffix="_b").group_by("players").agg(
+            n=pl.len(), mean=(pl.col("win_share_b") - pl.col("win_share")).mean(),
+            sd=(pl.col("win_share_b") - pl.col("win_share")).std()).sort("players").collect()
+        lo, hi = t_interval(d["mean"].to_numpy(), d["sd"].fill_null(0).to_numpy(), d["n"].to_numpy(), level)
+        for r, l, h in zip(d.iter_rows(named=True), lo, hi):
+            out.append((r["players"], r["mean"], float(l), float(h)))
+    else:
+        stats_ = [x.group_by("players").agg(n=pl.len(), m=pl.col("win_share").mean(), s=pl.col("win_share").std())
+                  .collect() for x in (sa, sb)]
+        j = stats_[0].join(stats_[1], on="players", suffix="_b").sort("players")
+        for r in j.iter_rows(named=True):
+            l, h, _ = welch_interval(r["m_b"], r["s_b"], r["n_b"], r["m"], r["s"], r["n"], level)
+            out.append((r["players"], r["m_b"] - r["m"], float(l), float(h)))
+    return [{"variant": b.variant, "metric": "first player win rate", "group": f"{p} players", "diff": m,
+             "lo": lo, "hi": hi, "paired": paired} for p, m, lo, hi in out]
+
+
+def _with_params(results: Results, table: pl.DataFrame) -> pl.DataFrame:
+    """Add one column per sweep parameter (or keep ``variant``), in the experiment's point order."""
+    if results.sweep:
+        values = {v: sweep_point(v) for v in results.variants}
+        for p in results.sweep:
+            dt = _dtype(values, p)
+            mapping = {v: (str(values[v].get(p)) if dt == pl.String else values[v].get(p)) for v in values}
+            table = table.with_columns(pl.col("variant").replace_strict(mapping, return_dtype=dt).alias(p))
+    order = {v: i for i, v in enumerate(results.variants)}
+    return table.with_columns(pl.col("variant").replace_strict(order, return_dtype=pl.Int32).alias("_order")) \
+        .sort(["metric", "group", "_order"]).drop("_order")

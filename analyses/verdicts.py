@@ -178,8 +178,8 @@ def confounds(lf: pl.LazyFrame, by: str) -> list:
         if t.height < 2 or lf.select(pl.col(b).n_unique()).collect().item() < 2:
             continue
         for r in t.filter(pl.col("n") == 1).iter_rows(named=True):
-            what = "seat " + str(r["only"]) + (" (the start player)" if str(r["only"]) == "0" else "") \
-                if b == "seat" else f"strategy {r['only']}"
+            what = f"seat {r['only'] + 1}" + (" (the start player)" if r["only"] == 0 else "") \
+                if b == "seat" else f"strategy {r['only']}"          # seats counted from 1, as a table reads them
             notes.append(f"{a} {r[a]} always has {what}: its verdict includes the effect of {what}, and "
                          f"the other way round")
     return notes
@@ -205,7 +205,7 @@ def page_lines(by: str, rates: pl.DataFrame, by_seat: pl.DataFrame, strategies: 
     lines = [] if by == "seat" else win_rate_lines(by, rates, by)
     for (players,), part in by_seat.group_by(["players"], maintain_order=True):
         lines += win_rate_lines(f"seat ({players} players)", part.with_columns(
-            pl.format("seat {}", pl.col("seat")).alias("_s")), "_s")
+            pl.format("seat {}", pl.col("seat") + 1).alias("_s")), "_s")     # seat 1 = the start player
     if strategies is not None:
         lines += win_rate_lines("strategy", strategies, "strategy")
     for fa in features:

@@ -159,6 +159,29 @@ def win_rate_dots(rates: pl.DataFrame, by: str, stamp: Stamp, level: float, titl
     return _finish(fig, stamp, title or f"Win rate by {by}")
 
 
+def by_player_count(table: pl.DataFrame, by: str, stamp: Stamp):
+    """Each group's win rate minus its fair share (1/players) at each player count, with intervals:
+    a faction can be strong at two players and weak at five."""
+    groups = sorted(table[by].unique().to_list(), key=str)
+    counts = sorted(table["players"].unique().to_list())
+    fig, ax = plt.subplots(figsize=WIDE)
+    cmap = plt.get_cmap("tab10")
+    for k, g in enumerate(groups):
+        part = table.filter(pl.col(by) == g).sort("players")
+        x = part["players"].to_numpy() + 0.3 * (k - (len(groups) - 1) / 2) / max(len(groups), 1)
+        y = 100 * part["excess"].to_numpy()
+        lo = 100 * (part["lo"] - part["fair"]).to_numpy()
+        hi = 100 * (part["hi"] - part["fair"]).to_numpy()
+        _errorbar(ax, x, y, yerr=[y - lo, hi - y], fmt="o-", color=cmap(k % 10), label=str(g), capsize=3, ms=5, lw=1.2)
+    ax.axhline(0, color=REF, ls="--", lw=1.2)
+    ax.set_xticks(counts, [f"{p} players" for p in counts])
+    ax.set_ylabel("win rate - fair share (1/players), percentage points")
+    ax.set_title("per seat, shared wins split; bars: Wilson intervals (not adjusted over the cells)", fontsize=9)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return _finish(fig, stamp, f"Win rate by {by} and player count")
+
+
 def seat_advantage(by_seat: pl.DataFrame, stamp: Stamp, level: float):
     """Win rate by seat (turn order) for each player count, with the fair share."""
     counts = sorted(by_seat["players"].unique().to_list())
@@ -173,8 +196,8 @@ def seat_advantage(by_seat: pl.DataFrame, stamp: Stamp, level: float):
                         (row["seat"], row["hi"]), xytext=(0, 5), textcoords="offset points", ha="center",
                         fontsize=8.5, color=c)
         ax.axhline(1 / p, color=REF, ls="--", lw=1.2)
-        ax.set_xticks(df["seat"].to_numpy())
-        ax.set_xlabel("seat (0 = start player)")
+        ax.set_xticks(df["seat"].to_numpy(), [str(s + 1) for s in df["seat"].to_list()])
+        ax.set_xlabel("seat (1 = start player)")
         ax.set_title(f"{p} players")
         _pct(ax, "y")
         ax.grid(axis="y", alpha=0.3)
@@ -185,15 +208,16 @@ def seat_advantage(by_seat: pl.DataFrame, stamp: Stamp, level: float):
     return _finish(fig, stamp, "Seat (turn-order) advantage")
 
 
-def heatmap(cross: pl.DataFrame, by: str, stamp: Stamp, level: float):
-    """Win rate minus fair share for each group x seat; significant cells starred and framed."""
+def heatmap(cross: pl.DataFrame, by: str, stamp: Stamp, level: float, col: str = "seat"):
+    """Win rate minus fair share for each group x ``col`` (seat, or strategy); significant cells
+    starred and framed."""
     groups = sorted(cross[by].unique().to_list(), key=str)
-    seats = sorted(cross["seat"].unique().to_list())
+    seats = sorted(cross[col].unique().to_list(), key=lambda x: (str(type(x)), x))
     M = np.full((len(groups), len(seats)), np.nan)
     R = np.full_like(M, np.nan)
     S = np.zeros_like(M, dtype=bool)
     for row in cross.iter_rows(named=True):
-        i, j = groups.index(row[by]), seats.index(row["seat"])
+        i, j = groups.index(row[by]), seats.index(row[col])
         M[i, j], R[i, j], S[i, j] = 100 * row["excess"], 100 * row["win_rate"], row["significant"]
     lim = max(np.nanmax(np.abs(M)), 0.5)
     fig, ax = plt.subplots(figsize=(max(6, 1.3 * len(seats) + 4), max(3.5, 0.55 * len(groups) + 2)))
@@ -207,16 +231,17 @@ def heatmap(cross: pl.DataFrame, by: str, stamp: Stamp, level: float):
                     fontsize=8.5, color="white" if strong else "black", fontweight="bold" if S[i, j] else "normal")
             if S[i, j]:
                 ax.add_patch(plt.Rectangle((j - 0.48, i - 0.48), 0.96, 0.96, fill=False, lw=2, ec="black"))
-    ax.set_xticks(range(len(seats)), [str(s) for s in seats])
+    ax.set_xticks(range(len(seats)), [str(s + 1) if col == "seat" else str(s) for s in seats],
+                  rotation=0 if col == "seat" or len(seats) < 5 else 20)
     ax.set_yticks(range(len(groups)), [str(g) for g in groups])
-    ax.set_xlabel("seat (0 = start player)")
+    ax.set_xlabel("seat (1 = start player)" if col == "seat" else col)
     ax.spines[:].set_visible(False)
     cb = fig.colorbar(im, ax=ax, fraction=0.04)
     cb.set_label("win rate - fair share (percentage points)")
-    ax.set_title(f"cell: win rate and its excess over fair share; * and frame: significant within this "
+    ax.set_title(f"cell: win rate and its excess over fair share (pp)\n* and frame: significant within this "
                  f"table only (Holm over {int(np.sum(~np.isnan(M)))} cells; exploratory, not a verdict)",
                  fontsize=9)
-    return _finish(fig, stamp, f"{by.capitalize()} x seat")
+    return _finish(fig, stamp, f"{by.capitalize()} x {col}")
 
 
 def score_distributions(summary: pl.DataFrame, by: str, components: list, stamp: Stamp):
@@ -257,6 +282,38 @@ def score_distributions(summary: pl.DataFrame, by: str, components: list, stamp:
     return _finish(fig, stamp, f"Scores by {by}")
 
 
+def score_histograms(counts: pl.DataFrame, by: str, stamp: Stamp):
+    """The shape of each group's final scores: one small histogram per group (shared axes,
+    share of the group's rows), its median marked; a box plot hides two humps or a long tail."""
+    groups = sorted(counts[by].unique().to_list(), key=str)
+    n = len(groups)
+    cols = min(n, 4)
+    rows = -(-n // cols)
+    lo, hi = int(counts["score"].min()), int(counts["score"].max())
+    width = max(1, -(-(hi - lo + 1) // 40))             # at most about 40 bars per panel
+    fig, axes = plt.subplots(rows, cols, figsize=(max(10, 3.3 * cols), 2.6 * rows + 1.6), sharex=True, sharey=True,
+                             squeeze=False)
+    for ax, g in zip(axes.flat, groups):
+        part = counts.filter(pl.col(by) == g).with_columns(bin=((pl.col("score") - lo) // width) * width + lo) \
+            .group_by("bin").agg(pl.col("rows").sum()).sort("bin")
+        total = part["rows"].sum()
+        ax.bar(part["bin"].to_numpy() + (width - 1) / 2, part["rows"].to_numpy() / total, width=width * 0.9,
+               color="#6a8caf")
+        cum = np.cumsum(part["rows"].to_numpy()) / total
+        median = float(part["bin"].to_numpy()[np.searchsorted(cum, 0.5)]) + (width - 1) / 2
+        ax.axvline(median, color="black", lw=1.2)
+        ax.set_title(f"{g}: median {median:.0f}", fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+        _pct(ax, "y")
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    for ax in axes[-1]:
+        ax.set_xlabel("final score" + (f" (bars of {width} points)" if width > 1 else ""))
+    for ax in axes[:, 0]:
+        ax.set_ylabel("share of rows")
+    return _finish(fig, stamp, f"Score distribution by {by}")
+
+
 def ratings_forest(table: pl.DataFrame, entity: str, stamp: Stamp):
     """Plackett-Luce ratings as Elo with intervals (0 = the average entity)."""
     df = table.sort("elo")
@@ -280,19 +337,27 @@ def ratings_forest(table: pl.DataFrame, entity: str, stamp: Stamp):
     return _finish(fig, stamp, f"Ratings by {entity}")
 
 
-def game_length(length_counts: pl.DataFrame, length: pl.DataFrame, margin: pl.DataFrame, stamp: Stamp):
-    """Histogram of rounds per game, and the margin of victory's spread."""
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 5), gridspec_kw={"width_ratios": [3, 2]})
-    total = length_counts["games"].sum()
-    ax.bar(length_counts["rounds"].to_numpy(), length_counts["games"].to_numpy() / total, color="#6a8caf", width=0.85)
+def game_length(length_counts: pl.DataFrame, length: pl.DataFrame, margin: pl.DataFrame, stamp: Stamp,
+                shared: dict | None = None, end_reason: str | None = None):
+    """Histogram of rounds per game, and the margin of victory's spread; the shared-win share
+    and the one end reason, when there is one, in the title (no page of their own then)."""
     r = length.filter(pl.col("measure") == "rounds").row(0, named=True)
     t = length.filter(pl.col("measure") == "turns").row(0, named=True)
-    ax.axvline(r["mean"], color="black", lw=2, label="mean")
-    ax.set_title(f"rounds: mean {r['mean']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}], median {r['q50']:.0f}; "
-                 f"turns: mean {t['mean']:.1f}", fontsize=10)
-    ax.set_xlabel("rounds per game")
-    ax.set_ylabel("share of games")
-    _pct(ax, "y")
+    extra = []
+    if length_counts.height == 1:          # one length: a histogram would be a single bar, say it instead
+        fig, bx = plt.subplots(figsize=(8, 5))
+        extra.append(f"every game lasts {length_counts['rounds'][0]} rounds, {t['mean']:.1f} turns on average")
+    else:
+        fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 5), gridspec_kw={"width_ratios": [3, 2]})
+        total = length_counts["games"].sum()
+        ax.bar(length_counts["rounds"].to_numpy(), length_counts["games"].to_numpy() / total, color="#6a8caf",
+               width=0.85)
+        ax.axvline(r["mean"], color="black", lw=2, label="mean")
+        ax.set_title(f"rounds: mean {r['mean']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}], median {r['q50']:.0f}; "
+                     f"turns: mean {t['mean']:.1f}", fontsize=10)
+        ax.set_xlabel("rounds per game")
+        ax.set_ylabel("share of games")
+        _pct(ax, "y")
     m = margin.row(0, named=True)
     bx.bxp([{"med": m["q50"], "q1": m["q25"], "q3": m["q75"], "whislo": m["q05"], "whishi": m["q95"],
              "label": "all games", "fliers": []}], showfliers=False, widths=0.5, patch_artist=True,
@@ -301,7 +366,11 @@ def game_length(length_counts: pl.DataFrame, length: pl.DataFrame, margin: pl.Da
                 capsize=4)
     bx.set_title(f"margin of victory: mean {m['mean']:.1f} [{m['lo']:.1f}, {m['hi']:.1f}]", fontsize=10)
     bx.set_ylabel("winner's score - best other score (0 if shared)")
-    return _finish(fig, stamp, "Game length and margin of victory")
+    if shared is not None:
+        extra.append(f"shared wins {100 * shared['share']:.2f}% [{100 * shared['lo']:.2f}, {100 * shared['hi']:.2f}]")
+    if end_reason is not None:
+        extra.append(f"every game ends by {end_reason}")
+    return _finish(fig, stamp, "Game length and margin of victory" + (f" ({'; '.join(extra)})" if extra else ""))
 
 
 def end_reasons(table: pl.DataFrame, shared: dict, stamp: Stamp):
@@ -445,41 +514,112 @@ def sprt_paths(history: list, bounds: tuple, stamp: Stamp, by: str):
     return _finish(fig, stamp, f"Sequential test by {by} (SPRT)")
 
 
-def sweep_metric(table: pl.DataFrame, metric: str, param: str, stamp: Stamp, other_params=()):
-    """One metric against a swept parameter: a line (with interval band) per group."""
-    df = table.filter(pl.col("metric") == metric)
-    fig, ax = plt.subplots(figsize=WIDE)
+@dataclass
+class SweepReference:
+    """The point differences are measured from: its value of the drawn parameter, its variant
+    name and its mark ("default" when it is the rules' default, else "reference")."""
+
+    x: object
+    variant: str
+    mark: str
+
+
+def _sweep_panel(ax, df: pl.DataFrame, param: str, keys: list, est: str, ref: SweepReference | None = None):
+    """Curves of ``est`` (with lo/hi bands) against ``param``, one per combination of ``keys``;
+    a dotted vertical line at the reference point (the default)."""
     values = df[param].unique(maintain_order=True).to_list()
     numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
     xs_of = {v: (v if numeric else i) for i, v in enumerate(values)}
-    keys = ["group"] + list(other_params)
     cmap = plt.get_cmap("tab10")
     parts = list(df.group_by(keys, maintain_order=True))
     for k, (key, part) in enumerate(parts):
         part = part.sort(param) if numeric else part
         x = np.array([xs_of[v] for v in part[param].to_list()], dtype=float)
-        est = part["estimate"].to_numpy().astype(float)
+        y = part[est].to_numpy().astype(float)
         label = ", ".join(f"{n}={v}" if n != "group" else str(v) for n, v in zip(keys, key))
         lo, hi = part["lo"].to_numpy().astype(float), part["hi"].to_numpy().astype(float)
         if numeric:                       # a curve with its interval band
-            ax.plot(x, est, "o-", color=cmap(k % 10), label=label, lw=1.8, ms=5)
+            ax.plot(x, y, "o-", color=cmap(k % 10), label=label, lw=1.8, ms=5)
             if not np.all(np.isnan(lo)):
                 ax.fill_between(x, lo, hi, color=cmap(k % 10), alpha=0.15, lw=0)
         else:                             # named variants: points with interval bars, no lines
             x = x + 0.25 * (k - (len(parts) - 1) / 2) / max(len(parts), 1)
-            err = None if np.all(np.isnan(lo)) else [est - lo, hi - est]
-            _errorbar(ax, x, est, yerr=err, fmt="o", color=cmap(k % 10), label=label, capsize=4, ms=6)
-    ref = df["reference"].drop_nulls().round(9).unique().to_list()
-    if len(ref) == 1:
-        ax.axhline(ref[0], color=REF, ls="--", lw=1.2, label="fair share" if metric != "balance" else "perfect")
+            err = None if np.all(np.isnan(lo)) else [y - lo, hi - y]
+            _errorbar(ax, x, y, yerr=err, fmt="o", color=cmap(k % 10), label=label, capsize=4, ms=6)
     if numeric:
         ax.set_xticks(sorted(values))          # ticks at the swept values, not in between
     else:
         ax.set_xticks(range(len(values)), [str(v) for v in values], rotation=20 if len(values) > 4 else 0)
+    if ref is not None and ref.x in xs_of:
+        ax.axvline(xs_of[ref.x], color=REF, ls=":", lw=1.2)
+        ax.annotate(ref.mark, (xs_of[ref.x], 1), xycoords=("data", "axes fraction"), xytext=(3, -10),
+                    textcoords="offset points", fontsize=8, color=REF)
     ax.set_xlabel(param)
-    ax.set_ylabel("gap balance (1 - spread; not Ludii's Balance)" if metric == "balance" else metric)
-    if metric in ("win rate", "first player win rate", "shared wins"):
-        _pct(ax, "y")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+
+
+SWEEP_UNITS = {"win rate": "percentage points", "first player win rate": "percentage points",
+               "shared wins": "percentage points", "score": "points", "rounds": "rounds"}
+
+
+def sweep_metric(table: pl.DataFrame, diffs: pl.DataFrame | None, metric: str, param: str, stamp: Stamp,
+                 other_params=(), reference: SweepReference | None = None):
+    """One metric against a swept parameter: left its level (a curve with its band per group),
+    right each point minus the reference point (``reference`` = its value of ``param``, the
+    default) with the band of the paired difference, zero at the reference."""
+    df = table.filter(pl.col("metric") == metric)
+    keys = ["group"] + list(other_params)
+    pct = metric in ("win rate", "first player win rate", "shared wins")
+    dd = diffs.filter(pl.col("metric") == metric) if diffs is not None else None
+    ncols = 2 if dd is not None and dd.height else 1
+    fig, axes = plt.subplots(1, ncols, figsize=(13 if ncols == 2 else 10, 6), squeeze=False)
+    ax = axes[0][0]
+    _sweep_panel(ax, df, param, keys, "estimate", reference)
+    ref = df["reference"].drop_nulls().round(9).unique().to_list()
+    if len(ref) == 1:
+        ax.axhline(ref[0], color=REF, ls="--", lw=1.2, label="fair share" if metric != "balance" else "perfect")
+    ax.set_ylabel("gap balance (1 - spread; not Ludii's Balance)" if metric == "balance" else metric)
+    ax.set_title(f"{metric} (95% band)", fontsize=10)
+    if pct:
+        _pct(ax, "y")
+    if ncols == 2:
+        bx = axes[0][1]
+        scale = 100.0 if pct else 1.0
+        _sweep_panel(bx, dd.with_columns(pl.col("diff", "lo", "hi") * scale), param, keys, "diff", reference)
+        bx.axhline(0, color=REF, ls="--", lw=1.2)
+        paired = bool(dd["paired"].all())
+        bx.set_title(f"{'paired ' if paired else ''}difference from the {reference.mark} {reference.variant} "
+                     f"({'same games' if paired else 'unpaired'}; 95% band)", fontsize=10)
+        bx.set_ylabel(f"{metric}: point - reference ({SWEEP_UNITS.get(metric, '')})")
+        bx.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    else:
+        ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return _finish(fig, stamp, f"Sweep: {metric} against {param}")
+
+
+def sweep_game(table: pl.DataFrame, diffs: pl.DataFrame | None, param: str, stamp: Stamp, other_params=(),
+               reference: SweepReference | None = None):
+    """The per-game measures on one page: rounds and shared wins as paired differences from the
+    reference point (levels when there are no differences), and the gap balance's level."""
+    keys = ["group"] + list(other_params)
+    fig, axes = plt.subplots(1, 3, figsize=(15, 5.5))
+    for ax, metric in zip(axes[:2], ("rounds", "shared wins")):
+        dd = diffs.filter(pl.col("metric") == metric) if diffs is not None else None
+        pct = metric == "shared wins"
+        if dd is not None and dd.height:
+            scale = 100.0 if pct else 1.0
+            _sweep_panel(ax, dd.with_columns(pl.col("diff", "lo", "hi") * scale), param, keys, "diff", reference)
+            ax.axhline(0, color=REF, ls="--", lw=1.2)
+            ax.set_ylabel(f"{metric}: point - reference ({SWEEP_UNITS[metric]})")
+            ax.set_title(f"{metric}: {'paired ' if dd['paired'].all() else ''}difference from the "
+                         f"{reference.mark} {reference.variant}", fontsize=9)
+        else:
+            _sweep_panel(ax, table.filter(pl.col("metric") == metric), param, keys, "estimate", reference)
+            ax.set_ylabel(metric)
+            if pct:
+                _pct(ax, "y")
+    _sweep_panel(axes[2], table.filter(pl.col("metric") == "balance"), param, keys, "estimate", reference)
+    axes[2].axhline(1.0, color=REF, ls="--", lw=1.2)
+    axes[2].set_ylabel("gap balance (1 - spread; not Ludii's Balance; no interval)")
+    axes[2].set_title("gap balance over the groups (1 = all equal)", fontsize=9)
+    return _finish(fig, stamp, f"Sweep: game length, shared wins and balance against {param}")

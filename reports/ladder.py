@@ -119,7 +119,10 @@ def head_to_head_figure(ld):
 
 def add_ladder(writer, ld) -> None:
     """The ladder's pages: text, ratings, head to head."""
-    writer.add("ladder", F.text_page(ladder_lines(ld), _stamp(ld), f"Skill ladder: {ld.experiment}", size=8))
+    from reports.html import preformatted
+    lines = ladder_lines(ld)
+    writer.add("ladder", F.text_page(lines, _stamp(ld), f"Skill ladder: {ld.experiment}", size=8),
+               preformatted(lines), _stamp(ld).text())
     writer.add("ladder_ratings", ratings_figure(ld))
     if ld.head_to_head.height:
         writer.add("ladder_head_to_head", head_to_head_figure(ld))
@@ -133,7 +136,7 @@ def add_pages(writer, results) -> None:
 
 
 def ladder_report(ld, out_dir) -> list:
-    """``<out>/<experiment>_ladder.pdf`` and its PNGs; returns the written files."""
+    """``<out>/<experiment>_ladder.pdf``, its PNGs and its HTML; returns the written files."""
     from reports.report import _Writer, safe_name
 
     out_dir = Path(out_dir)
@@ -143,4 +146,4 @@ def ladder_report(ld, out_dir) -> list:
         add_ladder(w, ld)
     finally:
         files = w.close()
-    return [files.pdf, *files.pngs]
+    return [files.pdf, files.html, *files.pngs]

@@ -20,9 +20,12 @@ from matplotlib.backends.backend_pdf import PdfPages
 from analyses import fmt, metrics as metrics_mod, verdicts
 from analyses.intervals import WILSON
 from analyses.load import Results
-from analyses.sweep import sweep_table
+from analyses.load import sweep_point
+from analyses.sweep import paired_sweep_table, reference_point, sweep_table
 from reports import figures as F
+from reports import html as H
 from reports import ladder
+from reports.labels import content_labels, labelled as with_label
 from sim.core.errors import InputError
 
 OUT = Path("reports") / "out"
@@ -51,12 +54,15 @@ def check_report_dir(out_dir) -> Path:
 class ReportFiles:
     pdf: Path
     pngs: list = field(default_factory=list)
+    html: Path | None = None
 
 
 class _Writer:
-    """Saves each figure as PNG and appends it to the PDF, then closes it (bounded memory)."""
+    """Saves each figure as PNG, appends it to the PDF and to the HTML report, then closes it
+    (bounded memory). A section may give its own HTML body (real tables, the verdict as text)
+    in place of the figure's picture."""
 
-    def __init__(self, pdf: Path, png_dir: Path):
+    def __init__(self, pdf: Path, png_dir: Path, title: str = ""):
         try:
             pdf.parent.mkdir(parents=True, exist_ok=True)
             png_dir.mkdir(parents=True, exist_ok=True)
@@ -68,17 +74,24 @@ class _Writer:
                              f"({err.strerror}); expected a writable folder") from None
         self.pdf_path, self.png_dir = pdf, png_dir
         self.pngs: list = []
+        self.html = H.HtmlReport(title or pdf.stem)
 
-    def add(self, name: str, fig):
+    def add(self, name: str, fig, html: str | None = None, stamp: str = "", in_html: bool = True,
+            title: str | None = None):
         path = self.png_dir / f"{safe_name(name)}.png"
         fig.savefig(path, dpi=150)
         self.pdf.savefig(fig)
+        title = title or (fig._suptitle.get_text() if fig._suptitle is not None else name)
         plt.close(fig)
         self.pngs.append(path)
+        if in_html:                      # False: a page the HTML shows elsewhere (a long table's later pages)
+            self.html.add(safe_name(name), title, html if html is not None else H.figure(path, title),
+                          stamp if html is not None else "")
 
     def close(self) -> ReportFiles:
         self.pdf.close()
-        return ReportFiles(self.pdf_path, self.pngs)
+        html = self.html.write(self.pdf_path.with_suffix(".html"))
+        return ReportFiles(self.pdf_path, self.pngs, html)
 
 
 def _pct(x) -> str:
@@ -145,7 +158,7 @@ def verdict_items(page, limit: int | None = None) -> tuple:
     return headline(page), lines, notes
 
 
-def variants_verdict(all_metrics: dict) -> tuple:
+def variants_verdict(all_metrics: dict, detailed: bool = True) -> tuple:
     """(headline, [(light, text)], notes) of a multi-variant report: one line per variant, red
     when something is out of balance, amber when something is undecided, else green. Each
     variant's page is its own family (its details follow)."""
@@ -158,8 +171,9 @@ def variants_verdict(all_metrics: dict) -> tuple:
     head = (f"{n_out} of {len(items)} variants have something out of balance." if n_out
             else f"No variant has anything out of balance by more than "
                  f"{fmt.number(next(iter(all_metrics.values())).page.delta, 1, 100)} pp.")
-    notes = ["Each variant's verdict page (in the details) is one family: simultaneous intervals over its lines; "
-             "across variants the chance of some wrong word grows with the number of variants.",
+    notes = [f"Each variant's verdict page ({'in the details' if detailed else 'python -m sim report FILE:VARIANT'}) "
+             "is one family: simultaneous intervals over its lines; across variants the chance of some wrong word "
+             "grows with the number of variants.",
              "Assumes: " + "; ".join(next(iter(all_metrics.values())).page.assumptions) + "."]
     if len(items) > 24:
         notes.insert(0, f"{len(items) - 24} more variants: see the overview table on the next page.")
@@ -173,65 +187,119 @@ def verdict_lines(page) -> list:
     return _wrap([head, ""] + [f"{marks[c]} {t}" for c, t in items] + [""] + notes)
 
 
+def rates_rows(rates: pl.DataFrame, by: str) -> tuple:
+    """(header, rows of text cells, flagged) of a win-rate table, best first; the text and the
+    HTML tables both print these cells."""
+    multi = bool((rates["rows"] > rates["games"]).any())
+    header = [by, "rows", "win/seat", "95% interval", "fair", "excess", "p", "p Holm"] + (["wins game"] if multi else [])
+    rows, flagged = [], []
+    for r in rates.sort("win_rate", descending=True).iter_rows(named=True):
+        rows.append([str(r[by]), f"{r['rows']:,}", _pct(r["win_rate"]).strip(),
+                     f"[{_pct(r['lo']).strip()}, {_pct(r['hi']).strip()}]", _pct(r["fair"]).strip(),
+                     f"{fmt.signed(r['excess'], 2, 100)}pp", _p(r["p"]), _p(r["p_holm"])]
+                    + ([_pct(r["game_rate"]).strip()] if multi else []))
+        flagged.append(bool(r["significant"]))
+    return header, rows, flagged
+
+
 def rates_lines(rates: pl.DataFrame, by: str) -> list:
     """Win rate per seat of each group; 'wins game' (share of its games some seat of it wins)
     too when a group fills several seats of a game, where the two differ."""
-    multi = bool((rates["rows"] > rates["games"]).any())
-    out = [f"{by:<18}{'rows':>9}{'win/seat':>9}  {'95% interval':<16}{'fair':>7}{'excess':>10}{'p':>9}"
-           f"{'p Holm':>9}" + (f"{'wins game':>11}" if multi else "")]
-    for r in rates.sort("win_rate", descending=True).iter_rows(named=True):
-        out.append(f"{str(r[by])[:17]:<18}{r['rows']:>9,}{_pct(r['win_rate']):>9}  "
-                   f"[{_pct(r['lo'])}, {_pct(r['hi'])}]{_pct(r['fair']):>7}{fmt.signed(r['excess'], 2, 100):>8}pp"
-                   f"{_p(r['p']):>9}{_p(r['p_holm']):>9}" + (f"{_pct(r['game_rate']):>11}" if multi else "")
-                   + ("  *" if r["significant"] else ""))
+    header, rows, flagged = rates_rows(rates, by)
+    widths = [18, 9, 9, 18, 7, 10, 9, 9, 11]
+    def line(cells):
+        return "".join(c[:17].ljust(w) if k == 0 else "  " + c.ljust(w - 2) if k == 3 else c.rjust(w)
+                       for k, (c, w) in enumerate(zip(cells, widths)))
+    return [line(header)] + [line(r) + ("  *" if f else "") for r, f in zip(rows, flagged)]
+
+
+def seat_rows(by_seat: pl.DataFrame) -> tuple:
+    """(header, rows, flagged) of the win rate by seat, seats numbered from 1 (1 = start player)."""
+    header = ["players", "seat", "win rate", "95% interval", "fair", "excess", "p"]
+    rows, flagged = [], []
+    for r in by_seat.sort(["players", "seat"]).iter_rows(named=True):
+        rows.append([str(r["players"]), str(r["seat"] + 1) + (" (start)" if r["seat"] == 0 else ""),
+                     _pct(r["win_rate"]).strip(), f"[{_pct(r['lo']).strip()}, {_pct(r['hi']).strip()}]",
+                     _pct(r["fair"]).strip(), f"{fmt.signed(r['excess'], 2, 100)}pp", _p(r["p"])])
+        flagged.append(bool(r["significant"]))
+    return header, rows, flagged
+
+
+def _rate_facts(m: metrics_mod.Metrics) -> list:
+    s = m.summary
+    out = []
+    if s.equal_test:
+        t = s.equal_test
+        out.append(f"equal win rates: chi2 = {t['statistic']:.2f} on {t['df']} df, p = {_p(t['p'])} ({t['method']})")
+    out.append(f"spread of (win rate - fair share): {100 * s.spread:.2f} pp;  gap balance (1 - spread) over "
+               f"{m.by}: {s.gap_balance:.3f}  (1 = all equal; not Ludii's Balance beyond two players)")
     return out
+
+
+def _ludii_facts(m: metrics_mod.Metrics) -> list:
+    return [f"Ludii Balance over seats ({r['players']} players; rank utilities): {r['balance']:.3f} "
+            f"[{r['lo']:.3f}, {r['hi']:.3f}] (bootstrap over games); a perfectly fair game of this size "
+            f"shows about {r['fair_floor']:.3f}" for r in (m.ludii.iter_rows(named=True) if m.ludii is not None else ())]
+
+
+def _game_facts(m: metrics_mod.Metrics) -> list:
+    s = m.summary
+    sh = s.shared
+    r = s.length.filter(pl.col("measure") == "rounds").row(0, named=True)
+    t = s.length.filter(pl.col("measure") == "turns").row(0, named=True)
+    mv = m.margin.row(0, named=True)
+    out = [f"shared wins: {100 * sh['share']:.2f}% of games [{100 * sh['lo']:.2f}, {100 * sh['hi']:.2f}]   "
+           f"length: {r['mean']:.2f} rounds [{r['lo']:.2f}, {r['hi']:.2f}], {t['mean']:.1f} turns   "
+           f"margin of victory: {mv['mean']:.1f} points (median {mv['q50']:.0f})"]
+    ends = ", ".join(f"{e['end_reason']} {100 * e['share']:.1f}%" for e in m.end_reasons.iter_rows(named=True))
+    out.append(f"end reasons: {ends}")
+    if m.ratings is not None and "elo" in m.ratings.columns:
+        top = ", ".join(f"{r[m.rating_entity]} {fmt.signed(r['elo'], 0)} {fmt.interval(r['elo_lo'], r['elo_hi'], 0)}"
+                        for r in m.ratings.iter_rows(named=True))
+        out.append(f"ratings ({m.rating_entity}, Plackett-Luce, Elo scale): {top}")
+    out += [f"note: {note}" for note in s.notes]
+    out.append("* out of balance on the verdict page (one family for the page; the p Holm column is within its "
+               "table only)")
+    return out
+
+
+def _summary_head(m: metrics_mod.Metrics) -> tuple:
+    lv = int(round(m.level * 100))
+    return (f"experiment {m.experiment}  variant {m.variant}  game {m.game_name}  games {m.games:,}  "
+            f"config {m.config_hash}",
+            f"WIN RATE BY {m.by.upper()}  (shared wins split; {lv}% Wilson intervals; fair share = mean 1/players; "
+            f"score test vs fair share; * = out of balance on the verdict page)")
 
 
 def summary_lines(m: metrics_mod.Metrics) -> list:
     """The one-page summary of a variant as text lines."""
     s = m.summary
-    lv = int(round(m.level * 100))
-    lines = [f"experiment {m.experiment}  variant {m.variant}  game {m.game_name}  games {m.games:,}  "
-             f"config {m.config_hash}", "",
-             f"WIN RATE BY {m.by.upper()}  (shared wins split; {lv}% Wilson intervals; fair share = mean 1/players; "
-             f"score test vs fair share; * = out of balance on the verdict page)"]
-    lines += rates_lines(s.rates, m.by)
-    if s.equal_test:
-        t = s.equal_test
-        lines.append(f"equal win rates: chi2 = {t['statistic']:.2f} on {t['df']} df, p = {_p(t['p'])} ({t['method']})")
-    lines.append(f"spread of (win rate - fair share): {100 * s.spread:.2f} pp;  gap balance (1 - spread) over "
-                 f"{m.by}: {s.gap_balance:.3f}  (1 = all equal; not Ludii's Balance beyond two players)")
-    lines.append("")
-    lines.append("SEAT ADVANTAGE (seat 0 = start player)")
+    ident, rate_title = _summary_head(m)
+    lines = [ident, "", rate_title] + rates_lines(s.rates, m.by) + _rate_facts(m)
+    lines += ["", "SEAT ADVANTAGE (seat 1 = start player)"]
     for r in s.first_player.iter_rows(named=True):
         lines.append(f"  {r['players']} players: start player wins {_pct(r['win_rate'])} [{_pct(r['lo'])}, "
                      f"{_pct(r['hi'])}] vs fair {_pct(r['fair'])}; excess {fmt.signed(r['excess'], 2, 100)} pp, "
                      f"p {_p(r['p'])}" + (" *" if r["significant"] else ""))
-    for r in (m.ludii.iter_rows(named=True) if m.ludii is not None else ()):
-        lines.append(f"  Ludii Balance over seats ({r['players']} players; rank utilities): {r['balance']:.3f} "
-                     f"[{r['lo']:.3f}, {r['hi']:.3f}] (bootstrap over games); a perfectly fair game of this size "
-                     f"shows about {r['fair_floor']:.3f}")
+    lines += ["  " + x for x in _ludii_facts(m)]
     if m.strategies is not None:
         lines += ["", "WIN RATE BY STRATEGY"] + rates_lines(m.strategies, "strategy")
-    lines.append("")
-    sh = s.shared
-    r = s.length.filter(pl.col("measure") == "rounds").row(0, named=True)
-    t = s.length.filter(pl.col("measure") == "turns").row(0, named=True)
-    mv = m.margin.row(0, named=True)
-    lines.append(f"shared wins: {100 * sh['share']:.2f}% of games [{100 * sh['lo']:.2f}, {100 * sh['hi']:.2f}]   "
-                 f"length: {r['mean']:.2f} rounds [{r['lo']:.2f}, {r['hi']:.2f}], {t['mean']:.1f} turns   "
-                 f"margin of victory: {mv['mean']:.1f} points (median {mv['q50']:.0f})")
-    ends = ", ".join(f"{e['end_reason']} {100 * e['share']:.1f}%" for e in m.end_reasons.iter_rows(named=True))
-    lines.append(f"end reasons: {ends}")
-    if m.ratings is not None and "elo" in m.ratings.columns:
-        top = ", ".join(f"{r[m.rating_entity]} {fmt.signed(r['elo'], 0)} {fmt.interval(r['elo_lo'], r['elo_hi'], 0)}"
-                        for r in m.ratings.iter_rows(named=True))
-        lines.append(f"ratings ({m.rating_entity}, Plackett-Luce, Elo scale): {top}")
-    for note in s.notes:
-        lines.append(f"note: {note}")
-    lines.append("* out of balance on the verdict page (one family for the page; the p Holm column is within its "
-                 "table only)")
+    lines += [""] + _game_facts(m)
     return _wrap(lines)
+
+
+def summary_html(m: metrics_mod.Metrics) -> str:
+    """The summary page as HTML: the same tables as real tables, the same facts as paragraphs."""
+    ident, rate_title = _summary_head(m)
+    what, how = rate_title.split("  (", 1)
+    parts = [H.paragraphs([ident]), f"<h3>{H.esc(what.capitalize())}</h3>", H.paragraphs(["(" + how]),
+             H.table(*rates_rows(m.summary.rates, m.by)), H.paragraphs(_rate_facts(m)),
+             "<h3>Win rate by seat (1 = start player)</h3>", H.table(*seat_rows(m.by_seat)),
+             H.paragraphs(_ludii_facts(m))]
+    if m.strategies is not None:
+        parts += ["<h3>Win rate by strategy</h3>", H.table(*rates_rows(m.strategies, "strategy"))]
+    parts.append(H.paragraphs(_game_facts(m)))
+    return "".join(parts)
 
 
 def _wrap(lines: list, width: int = 125) -> list:
@@ -274,7 +342,7 @@ def _stamp(m: metrics_mod.Metrics, intervals: str = WILSON) -> F.Stamp:
     return F.Stamp(m.experiment, m.variant, m.games, m.config_hash, intervals)
 
 
-def variant_figures(w: _Writer, m: metrics_mod.Metrics, suffix: str = ""):
+def variant_figures(w: _Writer, m: metrics_mod.Metrics, suffix: str = "", results: Results | None = None):
     """Every figure of one variant, in reading order."""
     st = _stamp(m)
     lv = m.level
@@ -284,37 +352,53 @@ def variant_figures(w: _Writer, m: metrics_mod.Metrics, suffix: str = ""):
         w.add(f"{m.by}_x_seat{suffix}", F.heatmap(m.cross, m.by, st, lv))
     if m.strategies is not None:
         w.add(f"win_rate_by_strategy{suffix}", F.win_rate_dots(m.strategies, "strategy", st, lv))
+    if m.by_players is not None:
+        w.add(f"win_rate_by_{m.by}_and_players{suffix}", F.by_player_count(m.by_players, m.by, st))
+    if m.by_strategy is not None:
+        w.add(f"{m.by}_x_strategy{suffix}", F.heatmap(m.by_strategy, m.by, st, lv, "strategy"))
     w.add(f"scores{suffix}", F.score_distributions(m.scores, m.by, m.components,
                                                    F.Stamp(m.experiment, m.variant, m.games, m.config_hash,
                                                            "95% t intervals of the mean")))
+    w.add(f"score_histograms{suffix}", F.score_histograms(m.score_counts, m.by, _stamp(m, "shares of rows (no intervals)")))
     if m.ratings is not None and "elo" in m.ratings.columns:
         w.add(f"ratings{suffix}", F.ratings_forest(m.ratings, m.rating_entity,
                                                    F.Stamp(m.experiment, m.variant, m.games, m.config_hash,
                                                            "95% intervals from the Fisher information")))
+    one_end = m.end_reasons["end_reason"][0] if m.end_reasons.height == 1 else None
     w.add(f"game_length{suffix}", F.game_length(m.length_counts, m.summary.length, m.margin,
                                                 F.Stamp(m.experiment, m.variant, m.games, m.config_hash,
-                                                        "95% t intervals of the mean")))
-    w.add(f"end_reasons{suffix}", F.end_reasons(m.end_reasons, m.summary.shared, st))
+                                                        "95% t intervals of the mean"),
+                                                m.summary.shared if one_end else None, one_end))
+    if one_end is None:                   # one reason would be a page with a single bar
+        w.add(f"end_reasons{suffix}", F.end_reasons(m.end_reasons, m.summary.shared, st))
+    labels = content_labels(results, m.variant) if results is not None else {}
     for fa in m.features:
-        feature_figures(w, m, fa, suffix)
+        feature_figures(w, m, fa, suffix, labels.get(fa.feature.name, {}))
+    for ha in m.held:
+        held_figures(w, m, ha, suffix, labels.get(ha.held.name, {}))
 
 
-def feature_figures(w: _Writer, m: metrics_mod.Metrics, fa, suffix: str = ""):
+def feature_figures(w: _Writer, m: metrics_mod.Metrics, fa, suffix: str = "", labels: dict | None = None):
     """A feature the game declares (analyses.features): its text page, the holders' win-share
     advantage per value (when held) and the change of each group's win rate with the value in play."""
-    from analyses.features import format_feature
+    from analyses.features import format_feature, natural_key
 
     name = safe_name(fa.feature.name.replace(" ", "_"))
     lv = int(round(m.level * 100))
-    pages = _pages(_wrap(format_feature(fa), 140), 62)
+    shown = set(fa.values["value"].to_list())
+    what = "; ".join(f"{v} = {labels[v]}" for v in sorted(shown & set(labels or {}), key=natural_key))
+    pages = _pages(_wrap(([f"{fa.feature.name}s: {what}", ""] if what else []) + format_feature(fa), 140), 62)
+    st_text = _stamp(m, f"{lv}% intervals: Wilson, Newcombe, Welch (methods on the page)")
     for k, body in enumerate(pages):
         more = f" ({k + 1}/{len(pages)})" if len(pages) > 1 else ""
         w.add(f"feature_{name}{'' if k == 0 else f'_{k + 1}'}{suffix}",
-              F.text_page(body, _stamp(m, f"{lv}% intervals: Wilson, Newcombe, Welch (methods on the page)"), f"Features in play: {fa.feature.name}{more}", size=7 if len(body) > 45 else 8))
+              F.text_page(body, st_text, f"Features in play: {fa.feature.name}{more}", size=7 if len(body) > 45 else 8),
+              H.preformatted(body), st_text.text())
     multi = fa.values["players"].n_unique() > 1
 
     def labelled(df):
-        lab = (pl.col("value") + " (" + pl.col("players").cast(pl.String) + "p)") if multi else pl.col("value")
+        text = pl.col("value").map_elements(lambda v: with_label(v, labels or {}), return_dtype=pl.String)
+        lab = (text + " (" + pl.col("players").cast(pl.String) + "p)") if multi else text
         return df.with_columns(label=lab)
 
     if fa.holders is not None:
@@ -331,25 +415,109 @@ def feature_figures(w: _Writer, m: metrics_mod.Metrics, fa, suffix: str = ""):
                           f"{fa.feature.name}: change of the win rate by {fa.by} with the value in play", m.level))
 
 
-def overview_lines(results: Results, all_metrics: dict) -> list:
-    """First page of a multi-variant report: one row per variant."""
-    wv = min(max(len(v) for v in all_metrics) + 2, 30)
-    lines = [f"experiment {results.experiment}  game {results.game_name}  variants {len(results.variants)}"
-             + (f"  sweep over {', '.join(results.sweep)}" if results.sweep else ""), "",
-             f"{'variant':<{wv}}{'games':>9} {'config':<17}{'spread':>9}{'gap bal.':>9}{'start pl.':>10}"
-             f"{'rounds':>8}{'shared':>8}  out of balance (verdict page of the variant)"]
+HELD_SHOWN = 15            # a held-content figure shows the 15 largest and the 15 smallest lifts
+
+
+def held_rows(ha, labels: dict) -> tuple:
+    """(header, rows, flagged) of a held-content table: every value, in natural order."""
+    multi = ha.table["players"].n_unique() > 1
+    header = (["players"] if multi else []) + [ha.held.name, "seats holding", "win share: holders", "others",
+                                               "lift", "95% interval", "p Holm", "score lift"]
+    rows, flagged = [], []
+    for r in ha.table.iter_rows(named=True):
+        rows.append(([str(r["players"])] if multi else []) + [
+            with_label(r["value"], labels), f"{100 * r['share_held']:.1f}%", _pct(r["win_h"]).strip(),
+            _pct(r["win_o"]).strip(), f"{fmt.signed(r['lift'], 1, 100)} pp", fmt.interval(r["lo"], r["hi"], 1, 100),
+            _p(r["p_holm"]), f"{fmt.signed(r['score_lift'], 1)} {fmt.interval(r['score_lo'], r['score_hi'], 1)}"])
+        flagged.append(bool(r["significant"]))
+    return header, rows, flagged
+
+
+def held_figures(w: _Writer, m: metrics_mod.Metrics, ha, suffix: str = "", labels: dict | None = None):
+    """Held content (analyses.holdings): a forest of the largest and smallest lifts, then the
+    whole table (text pages in the PDF, one table in the HTML)."""
+    labels = labels or {}
+    name = safe_name(ha.held.name.replace(" ", "_"))
+    lv = int(round(ha.level * 100))
+    t = ha.table.with_columns(label=pl.struct("value", "players").map_elements(
+        lambda r: with_label(r["value"], labels) + (f" ({r['players']}p)" if ha.table["players"].n_unique() > 1 else ""),
+        return_dtype=pl.String), diff=pl.col("lift")).sort("lift")
+    shown = t if t.height <= 2 * HELD_SHOWN else pl.concat([t.head(HELD_SHOWN), t.tail(HELD_SHOWN)])
+    st = _stamp(m, f"{lv}% Wald intervals, games as clusters; Holm over the {ha.held.name}s")
+    more = f" ({shown.height} of {t.height}: the extremes)" if shown.height < t.height else ""
+    w.add(f"held_{name}{suffix}",
+          F.forest(shown, "label", st, f"{ha.held.name.capitalize()}s held at the end: holders' win share minus "
+                   f"the others'{more}", "percentage points", 100.0,
+                   xlabel="holders - other seats (percentage points of win share; an association, not an effect)"))
+    header, rows, flagged = held_rows(ha, labels)
+    pages = _pages(_wrap(held_lines(ha, labels), 150), 62)
+    title = f"{ha.held.name.capitalize()}s held at the end"
+    for k, body in enumerate(pages):
+        w.add(f"held_{name}_table{'' if k == 0 else f'_{k + 1}'}{suffix}",
+              F.text_page(body, st, title + (f" ({k + 1}/{len(pages)})" if len(pages) > 1 else ""), size=6.5),
+              H.table(header, rows, flagged) + H.paragraphs([f"note: {n}" for n in ha.notes]), st.text(), k == 0,
+              title=title)
+
+
+def held_lines(ha, labels: dict | None = None) -> list:
+    """The held-content table as text lines (a report's pages, the ``summary`` command)."""
+    header, rows, flagged = held_rows(ha, labels or {})
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
+    text = [f"{ha.held.name.upper()}S HELD AT THE END: win share of the seats holding each minus the other seats' "
+            f"({int(round(ha.level * 100))}% intervals, games as clusters)",
+            "  ".join(c.ljust(wd) for c, wd in zip(header, widths)).rstrip()]
+    text += [("  ".join(c.ljust(wd) for c, wd in zip(r, widths)) + ("  *" if f else "")).rstrip()
+             for r, f in zip(rows, flagged)]
+    return text + [""] + [f"note: {n}" for n in ha.notes] + ["* Holm-significant within this table (not a verdict)"]
+
+
+def overview_rows(all_metrics: dict) -> tuple:
+    """(header, rows) of the multi-variant overview: one row per variant."""
+    header = ["variant", "games", "config", "spread", "gap bal.", "start pl.", "rounds", "shared",
+              "out of balance (verdict page of the variant)"]
+    rows = []
     for v, m in all_metrics.items():
         s = m.summary
         fp = s.first_player.row(0, named=True) if s.first_player.height else None
         r = s.length.filter(pl.col("measure") == "rounds").row(0, named=True)
-        lines.append(f"{v[:wv - 1]:<{wv}}{m.games:>9,} {m.config_hash:<17}{100 * s.spread:>6.2f} pp{s.gap_balance:>9.3f}"
-                     f"{(_pct(fp['win_rate']) if fp else '-'):>10}{r['mean']:>8.2f}{100 * s.shared['share']:>7.2f}%  "
-                     + (", ".join(f"{ln.group} ({ln.question})" for ln in m.page.flagged) or "none"))
-    lines += ["", "spread = largest minus smallest (win rate - fair share), percentage points; "
-              "gap bal. = 1 - spread (not Ludii's Balance beyond two players); start pl. = win rate of seat 0, the start player (first player count)", ""]
-    for v, m in all_metrics.items():
-        lines.append(f"{v}: {headline(m.page)}")
-    return _wrap(lines)
+        rows.append([v, f"{m.games:,}", m.config_hash, f"{100 * s.spread:.2f} pp", f"{s.gap_balance:.3f}",
+                     _pct(fp["win_rate"]).strip() if fp else "-", f"{r['mean']:.2f}", f"{100 * s.shared['share']:.2f}%",
+                     ", ".join(f"{ln.group} ({ln.question})" for ln in m.page.flagged) or "none"])
+    return header, rows
+
+
+def _overview_notes(results: Results, all_metrics: dict, detailed: bool) -> list:
+    notes = ["spread = largest minus smallest (win rate - fair share), percentage points; gap bal. = 1 - spread "
+             "(not Ludii's Balance beyond two players); start pl. = win rate of seat 1, the start player (first "
+             "player count)"]
+    if not detailed:
+        source = Path(results.experiment_file or results.source)
+        if source.is_absolute() and source.is_relative_to(Path.cwd()):
+            source = source.relative_to(Path.cwd())
+        notes.append(f"One point's own pages (verdict, tables, figures): python -m sim report {source}:POINT, "
+                     "or --details all.")
+    return notes + [f"{v}: {headline(m.page)}" for v, m in all_metrics.items()]
+
+
+def overview_lines(results: Results, all_metrics: dict, detailed: bool = True) -> list:
+    """First page of a multi-variant report: one row per variant."""
+    header, rows = overview_rows(all_metrics)
+    wv = min(max(len(v) for v in all_metrics) + 2, 30)
+    widths = [wv, 9, 18, 10, 9, 10, 8, 8]
+    def line(cells):
+        head = "".join(c[:w - 1].ljust(w) if k == 0 else " " + c[:w - 2].ljust(w - 1) if k == 2 else c.rjust(w)
+                       for k, (c, w) in enumerate(zip(cells, widths)))
+        return head + "  " + cells[-1]
+    lines = [f"experiment {results.experiment}  game {results.game_name}  variants {len(results.variants)}"
+             + (f"  sweep over {', '.join(results.sweep)}" if results.sweep else ""), "", line(header)]
+    lines += [line(r) for r in rows]
+    notes = _overview_notes(results, all_metrics, detailed)
+    return _wrap(lines + [""] + notes[:2 if not detailed else 1] + [""] + notes[2 if not detailed else 1:])
+
+
+def overview_html(results: Results, all_metrics: dict, detailed: bool) -> str:
+    return H.paragraphs([overview_lines(results, all_metrics)[0]]) + H.table(*overview_rows(all_metrics)) \
+        + H.paragraphs(_overview_notes(results, all_metrics, detailed))
 
 
 VERDICT_LINES = 20          # lines shown on the verdict page; the rest are in the details
@@ -359,7 +527,7 @@ def add_verdict_page(w: _Writer, m: metrics_mod.Metrics, name: str, title: str):
     """The plain-language verdict page of a variant (traffic lights, no monospace)."""
     head, items, notes = verdict_items(m.page, VERDICT_LINES)
     st = _stamp(m, f"simultaneous {int(round(m.level * 100))}% intervals (Bonferroni over the page)")
-    w.add(name, F.verdict_page(head, items, notes, st, title))
+    w.add(name, F.verdict_page(head, items, notes, st, title), H.verdict_section(head, items, notes), st.text())
 
 
 def experiment_report(results: Results, out_dir=OUT, by: str | None = None, level: float = 0.95,
@@ -374,36 +542,52 @@ def experiment_report(results: Results, out_dir=OUT, by: str | None = None, leve
         all_metrics = {v: metrics_mod.compute(results, v, by, level, with_ratings, min_edge=min_edge)
                        for v in variants}
         by = next(iter(all_metrics.values())).by
+        detailed = len(variants) == 1 or details == "all" or (details == "auto" and not results.sweep
+                                                               and len(variants) <= MAX_DETAILED_VARIANTS)
         first = all_metrics[variants[0]]
         if len(variants) == 1:
             add_verdict_page(w, first, "verdict", f"Verdict: {results.label}")
-            w.add("summary", F.text_page(summary_lines(first), _stamp(first), f"Balance details: {results.label}"))
+            w.add("summary", F.text_page(summary_lines(first), _stamp(first), f"Balance details: {results.label}"),
+                  summary_html(first), _stamp(first).text())
         else:
             hashes = ", ".join(sorted({m.config_hash for m in all_metrics.values()}))[:60]
             st = F.Stamp(results.experiment, None, f"{sum(m.games for m in all_metrics.values()):,} games in "
                          f"{len(variants)} variants", hashes + ("..." if len(hashes) >= 60 else ""),
                          f"{int(round(level * 100))}% intervals: Wilson (rates), t (means)")
-            w.add("verdict", F.verdict_page(*variants_verdict(all_metrics), st, f"Verdicts: {results.experiment}"))
-            w.add("summary", F.text_page(overview_lines(results, all_metrics), st,
-                                         f"Balance summary: {results.experiment}"))
-            table = sweep_table(results, by, level)
-            params = list(results.sweep) or ["variant"]
-            for metric in ("win rate", "first player win rate", "score", "rounds", "shared wins", "balance"):
-                w.add(f"sweep_{metric.replace(' ', '_')}",
-                      F.sweep_metric(table, metric, params[0], st, params[1:]))
-        detailed = len(variants) == 1 or details == "all" or (details == "auto" and len(variants) <= MAX_DETAILED_VARIANTS)
+            vv = variants_verdict(all_metrics, detailed)
+            w.add("verdict", F.verdict_page(*vv, st, f"Verdicts: {results.experiment}"), H.verdict_section(*vv),
+                  st.text())
+            w.add("summary", F.text_page(overview_lines(results, all_metrics, detailed), st,
+                                         f"Balance summary: {results.experiment}"),
+                  overview_html(results, all_metrics, detailed), st.text())
+            sweep_pages(w, results, by, level, st)
         if detailed:
             for v, m in all_metrics.items():
                 suffix = "" if len(variants) == 1 else f"__{v}"
                 if len(variants) > 1:
                     add_verdict_page(w, m, f"verdict{suffix}", f"Verdict: {results.experiment} : {v}")
                     w.add(f"summary{suffix}", F.text_page(summary_lines(m), _stamp(m),
-                                                          f"Balance summary: {results.experiment} : {v}"))
-                variant_figures(w, m, suffix)
+                                                          f"Balance summary: {results.experiment} : {v}"),
+                          summary_html(m), _stamp(m).text())
+                variant_figures(w, m, suffix, results)
         ladder.add_pages(w, results)      # the skill ladder's section, when `sim ladder` kept one (docs/tuning.md)
     finally:
         files = w.close()
     return files
+
+
+def sweep_pages(w: _Writer, results: Results, by: str, level: float, st):
+    """One page per metric against the swept parameter (or the variant): its level and, from
+    the same games, each point's paired difference from the default point."""
+    table = sweep_table(results, by, level)
+    reference, is_default = reference_point(results)
+    diffs = paired_sweep_table(results, by, reference, level)
+    params = list(results.sweep) or ["variant"]
+    ref = F.SweepReference(sweep_point(reference).get(params[0]) if results.sweep else reference, reference,
+                           "default" if is_default else "reference")
+    for metric in ("win rate", "first player win rate", "score"):
+        w.add(f"sweep_{metric.replace(' ', '_')}", F.sweep_metric(table, diffs, metric, params[0], st, params[1:], ref))
+    w.add("sweep_game", F.sweep_game(table, diffs, params[0], st, params[1:], ref))
 
 
 def compare_report(comparison, sequential=None, out_dir=OUT, text: str | None = None) -> ReportFiles:
@@ -420,7 +604,8 @@ def compare_report(comparison, sequential=None, out_dir=OUT, text: str | None = 
                  f"{c.a.info.config_hash} / {c.b.info.config_hash}", f"{int(round(c.level * 100))}% {method}")
     try:
         body = _wrap((text or format_comparison(c)).splitlines(), 140)
-        w.add("summary", F.text_page(body, st, "Variant comparison", size=7.5 if len(body) > 45 else 8.5))
+        w.add("summary", F.text_page(body, st, "Variant comparison", size=7.5 if len(body) > 45 else 8.5),
+              H.preformatted(body), st.text())
         d = fmt.number(c.family.delta, 1, 100)
         sim = F.Stamp(st.experiment, None, games, st.config_hash,
                       f"simultaneous {int(round(c.level * 100))}% intervals over the {c.wins.height} groups (one family)")

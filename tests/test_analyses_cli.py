@@ -121,7 +121,8 @@ def test_report_of_a_sweep_experiment_file(tmp_path, capsys):
     assert main(["report", str(exp), "--out", str(tmp_path / "results"), "--report-dir", str(tmp_path / "out"),
                  "--details", "none"]) == 0
     pngs = {p.stem for p in (tmp_path / "out" / "toy_sweep").glob("*.png")}
-    assert {"summary", "sweep_win_rate", "sweep_rounds", "sweep_first_player_win_rate"} <= pngs
+    assert {"summary", "sweep_win_rate", "sweep_game", "sweep_first_player_win_rate"} <= pngs
+    assert (tmp_path / "out" / "toy_sweep.html").is_file() and "html: " in capsys.readouterr().out
     assert main(["summary", f"{exp}:target=20", "--results", str(tmp_path / "results")]) == 0
     assert "variant target=20" in capsys.readouterr().out
 

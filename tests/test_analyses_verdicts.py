@@ -93,7 +93,7 @@ def test_report_page_lines_confounds_and_detail_stars_agree():
     m = metrics.compute(MemoryResults({"base": df}), "base", with_ratings=False, features=[])
     page = m.page
     assert {ln.question for ln in page.lines} == {"faction", "seat (3 players)"}
-    assert any("faction Apollo always has seat 0 (the start player)" in c for c in page.confounds)
+    assert any("faction Apollo always has seat 1 (the start player)" in c for c in page.confounds)
     words = {(ln.question, ln.group): ln.word for ln in page.lines}
     for r in m.summary.rates.iter_rows(named=True):
         assert r["significant"] == (words[("faction", r["faction"])] == verdicts.OUT)

@@ -1388,6 +1388,10 @@ def check_engine_matches_oracle(config, content, games, seed):
         for key in ("score", "score_cards", "rank", "win_share"):
             assert np.allclose(out["per_seat"][key][g], expected[key]), (g, key)
         assert out["per_seat"]["rr_hand_size"][g].tolist() == expected["hand_size"]
+        for p in range(len(expected["hand_size"])):      # the cards held at the end (the report's content impact)
+            if not out["per_seat"]["is_automa"][g, p]:
+                held = out["per_seat"]["rr_hand"][g, p]
+                assert (set(held.split(";")) - {""}) == {content.cards[c].id for c in oracles[g].hands[p]}, (g, p)
         assert out["per_game"]["end_reason"][g] == expected["end_reason"]
         assert out["per_game"]["turns"][g] == expected["turns"]
 

@@ -65,6 +65,13 @@ class ExplorersOfNavoria:
     # play" pages compare games with and without each tile, and its holders with the others.
     report_features = (("favour tile", "en_tile_", "en_favour_"),)
 
+    def report_labels(self, content) -> dict:
+        """What each favour tile scores, for the report's figures (EN-A9): {"favour tile": {id: text}}."""
+        from sim.games.explorers_of_navoria.content import COLOURS
+        tiles = list(content.favour_tiles) + ([content.blank_tile] if content.blank_tile else [])
+        return {"favour tile": {t.id: ("blank" if not t.kinds else "+".join(COLOURS[k] for k in t.kinds)
+                                       + f" {t.first}/{t.second} pts per card") for t in tiles}}
+
     def __init__(self):
         self._tables = {}
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from sim.games.red_rising import actions as A
 from sim.games.red_rising import content as content_mod
-from sim.games.red_rising import deal, engine, log
+from sim.games.red_rising import deal, engine, log, zones
 from sim.games.red_rising.config import Config
 from sim.games.red_rising.observe import Observation, sample_state
 from sim.games.red_rising.scoring import RESULT_KEYS, final_scores, score_final
@@ -35,6 +35,13 @@ DEFAULT_WEIGHTS = {
 class RedRising:
     name = "red_rising"
     Config = Config
+    # The report's content impact (analyses.holdings): which cards the seats hold at the end,
+    # and how holding each goes with winning.
+    report_held = (("card", "rr_hand"),)
+
+    def report_labels(self, content) -> dict:
+        """What each card is, for the report's figures: {"card": {id: "name (colour, core N)"}}."""
+        return {"card": {c.id: f"{c.name} ({c.colour}, core {c.core})" for c in content.cards}}
 
     # ---- content ------------------------------------------------------------------------------
     def load_content(self, config, source: str = "<config>"):
@@ -98,7 +105,7 @@ class RedRising:
             rank=scores["rank"], win_share=scores["win_share"], faction=faction, is_automa=is_automa,
             slot=s.slot.astype(np.int8), rr_hand_size=hand.astype(np.int16),
             rr_helium=s.helium.astype(np.int16), rr_fleet=s.fleet.astype(np.int16),
-            rr_cubes=s.cubes.astype(np.int16), rr_sovereign=seat == s.sovereign[:, None])
+            rr_cubes=s.cubes.astype(np.int16), rr_sovereign=seat == s.sovereign[:, None], rr_hand=held_cards(s))
         per_game = {"turns": s.turns.astype(np.int32), "rounds": s.rounds.astype(np.int16),
                     "end_reason": np.asarray(END_REASONS, dtype=object)[s.end_reason].astype(str),
                     "rr_deck_empty": s.size[:, PILE_DECK] == 0}
@@ -122,6 +129,16 @@ class RedRising:
 
     def describe(self, before, after, action: int) -> list[str]:
         return log.describe(before, after, action)
+
+
+def held_cards(s: State) -> np.ndarray:
+    """The ids of the cards in each seat's hand at the end, ';'-joined in deck order (str[B, seats]):
+    what the report's "cards held at the end" reads (docs/analyses.md)."""
+    ids = np.asarray([c.id for c in s.content.cards], dtype=object)
+    out = np.empty((s.batch, s.seats), dtype=object)
+    for p in range(s.seats):
+        out[:, p] = [";".join(ids[row]) for row in s.where[:, :len(ids)] == zones.hand(p)]
+    return out.astype(str)
 
 
 def position_value(state: State, players, weights=None) -> np.ndarray:
