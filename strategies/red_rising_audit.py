@@ -93,7 +93,9 @@ def audit(exp, games: int, seed: int) -> dict:
                     n["helium_traded"] += (a == A.YES) * int(before.prog.prm[before.frame[g, before.depth[g], R_PC],
                                                                              PR.P_PAY + PR.HELIUM])
 
-    outcome, _ = play_games(game, config, content, strategies, seed, np.arange(games), on_step=on_step)
+    # the slot order kept (one batch: the step loop's cost is per batch); the choices are what is counted
+    outcome, _ = play_games(game, config, content, strategies, seed, np.arange(games), on_step=on_step,
+                            seating="fixed")
     seat = outcome["per_seat"]
     by_plan = {}
     for s, spec in enumerate(exp.seats):
