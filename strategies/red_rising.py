@@ -328,6 +328,7 @@ def _choose_game(g, k, p, mine, n_hidden, hidden_sum, where, top, under, size, d
     if n_hidden > 0:
         deck_card = np.float64(hidden_sum) / n_hidden     # whole numbers: the float sum, exactly
     card_cost = w_limit * hand_penalty if hand_n[g, p] + 1 - hand_limit > 0 else 0.0
+    lead_cost = w_limit * hand_penalty if hand_n[g, p] + (1 if h == 0 else 0) - hand_limit > 0 else 0.0
     # location bonuses: Jupiter fleet, Mars helium, Luna Sovereign, Institute cube
     f = min(max(fleet[g, p], 0), last)
     bonus[0] = w_fleet * (fleet_points[min(f + 1, last)] - fleet_points[f])
@@ -359,10 +360,8 @@ def _choose_game(g, k, p, mine, n_hidden, hidden_sum, where, top, under, size, d
         if not legal[g, act]:
             continue
         v = 0.0
-        if act == 0:                                   # lead: the best gain less the card deployed for it
-            v = max(best_gain, deck_value) + card_cost - _lead_cost(hand, h, hand_n[g, p], core, both_ways,
-                                                                    has_ability, w_cards, w_syn, w_limit,
-                                                                    hand_limit, hand_penalty)
+        if act == 0:                                   # lead: the best gain (its card replaces the one deployed)
+            v = max(best_gain, deck_value) + card_cost - lead_cost
         elif act == 1:                                 # scout
             v = best_bonus + scout_bias
         elif act < 6:                                  # a location
@@ -457,18 +456,6 @@ def _choose_game(g, k, p, mine, n_hidden, hidden_sum, where, top, under, size, d
             best = v
             choice = act
     return choice
-
-
-@njit(cache=True, inline="always")
-def _lead_cost(hand, h, hand_n, core, both_ways, has_ability, w_cards, w_syn, w_limit, hand_limit, hand_penalty):
-    """What a lead gives up: the hand card it would deploy (the least worth to keep; an ability is
-    worth 3) and the hand penalty of the card it gains (the deployed card makes room first)."""
-    worst = 0.0 if h == 0 else 1e300
-    for i in range(h):
-        c = hand[i]
-        worst = min(worst, _keep(c, hand, h, core, both_ways, w_cards, w_syn) - (3.0 if has_ability[c] > 0 else 0.0))
-    after = hand_n - (1 if h > 0 else 0) + 1
-    return worst + (w_limit * hand_penalty if after - hand_limit > 0 else 0.0)
 
 
 @njit(cache=True, inline="always")
