@@ -247,15 +247,22 @@ def _battle_values(g, me, vals, unseen, seen, pmax, hand, hand_count, col, disc,
             q = safe / max(total, 1)
             win = q ** ips[m, I_ROBOT_CARDS]
         else:
+            by_value = ips[m, I_BY_VALUE] != 0
+            win0 = 1.0                              # without own modifiers (by value a 1 may need none)
             for p in range(P):
                 if p == me or not part[g, p] or lost[g, p]:
                     continue
                 vmod = MV * np.int64(mods[g, p])
                 beat = 0.0
+                beat0 = 0.0
                 for y in range(top + 1):
                     if unseen[y]:
-                        beat += pmax[p, y] * _beats(x, vx, y, y + vmod, ips[m, I_BY_VALUE] != 0)
+                        beat += pmax[p, y] * _beats(x, vx, y, y + vmod, by_value)
+                        beat0 += pmax[p, y] * _beats(x, x, y, y + vmod, by_value)
                 win *= beat
+                win0 *= beat0
+            if by_value:
+                win = max(win, win0)                # modifiers are chosen after the reveal
         vals[ips[m, I_A_BATTLE] + h] = stake * win - fws[m, F_CARD] * np.float64(x) / 8.0
 
 

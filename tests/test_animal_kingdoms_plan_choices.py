@@ -78,10 +78,10 @@ def test_a_tie_for_first_is_worth_more_than_second_place_AK_E10_E18_E20(name):
 
 # ---- battles --------------------------------------------------------------------------------------
 
-def battle(unseen_ranks, mine, opp_cards=4):
+def battle(unseen_ranks, mine, opp_cards=4, switches=None):
     """A two-player battle (seat 0 against seat 1): seat 0 holds ``mine`` (ranks); every other card
     is in the discard pile except one card of each rank in ``unseen_ranks`` (the other hand's pool)."""
-    obs, t = position(phase=1)
+    obs, t = position(phase=1, **(switches or {}))
     cards = [card(t, r, i) for i, r in enumerate(mine)]
     hand(obs, cards)
     unseen = [card(t, r, 7 - i) for i, r in enumerate(unseen_ranks)]
@@ -131,6 +131,19 @@ def test_no_modifier_is_spent_where_a_one_beats_the_eight_AK_A26():
     assert choose("ak_greedy", obs, legal) == t.A_MODS + 0
     obs.revealed[0, 0] = card(t, 5)            # a 5 against an 8: two modifiers make 9
     assert choose("ak_greedy", obs, legal) == t.A_MODS + 2
+
+
+@pytest.mark.parametrize("name", PLANS)
+def test_opponents_modifiers_lift_an_eight_out_of_a_ones_reach_by_battle_value_AK_A26_E13(name):
+    """The other hand surely plays an 8 (as above); seat 0 holds a 1, a 7 and a 4 and two
+    modifiers (+2 each). Without opponent modifiers the 1 wins by printed rank and by battle value
+    (1 against 8, no modifiers used): every plan plays the 1. With one opponent modifier its 8 is a
+    10: by printed rank the 1 still wins, by battle value only the 7 with both modifiers (11)."""
+    for switch, opp_mods, want in (("printed_rank", 0, 1), ("battle_value", 0, 1), ("printed_rank", 1, 1),
+                                   ("battle_value", 1, 7)):
+        obs, legal, ranks, t = battle([8, 8, 8, 8, 8, 2], [1, 7, 4], switches={"one_beats_eight_uses": switch})
+        obs.mods[0, 0], obs.mods[0, 1] = 2, opp_mods
+        assert ranks[choose(name, obs, legal) - t.A_BATTLE] == want, (switch, opp_mods)
 
 
 def test_modifiers_lift_an_eight_over_a_one_when_battle_values_decide_AK_A26_E13_E14():
