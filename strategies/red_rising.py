@@ -8,9 +8,14 @@ taken (ties broken at random by the strategy's own stream). The value model:
   with the current hand, both ways (``synergy``), and a cost once the hand is at the limit;
 * a location bonus's value: marginal fleet points, helium points, the Sovereign (and the
   house ability it triggers), an influence cube, each times the plan's weight;
-* the deck: the mean core value of the cards the player cannot see, plus the die's mean bonus.
+* the deck: the mean core value of the cards the player cannot see, plus the die's mean bonus;
+* the board (banishes, moves, cards placed on a location): the best gain still to come this turn
+  less ``deny`` x the best card left on top for the opponents;
+* an optional effect (the op being resolved, read from the program): what it gains less what it
+  pays, against 0 for ``no``.
 
-The choice is compiled (numba) per game over the observation arrays.
+The choice is compiled (numba) per game over the observation arrays. docs/red_rising_strategies.md
+describes every decision; tests/test_red_rising_plan_choices.py pins them on hand-made positions.
 
 The plans (registered names) differ only in their weights, all settable in the experiment
 file under ``params``: ``rr_fleet_rush`` (fleet first), ``rr_helium_influence`` (helium and
