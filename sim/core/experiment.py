@@ -23,7 +23,8 @@ from sim.core.game import PluginNotFound, find_plugin, game_names, get_game, plu
 
 SECTIONS = ("experiment", "config", "seats", "entrants", "variants", "sweep", "analysis")
 ANALYSIS_KEYS = ("min_edge",)
-EXPERIMENT_KEYS = ("name", "game", "description", "games", "seed", "chunk", "plugin_path")
+EXPERIMENT_KEYS = ("name", "game", "description", "games", "seed", "chunk", "plugin_path", "seating")
+SEATINGS = ("rotate", "fixed")     # how the seats' strategies are arranged round the table (runner.seat_orders)
 SEAT_KEYS = ("strategy", "params", "params_file")
 PARAMS_FILE_KEYS = ("strategy", "params", "tuning")   # a parameter file (strategies/tuned/, docs/tuning.md)
 NAME = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,99}")   # a folder name: no separators, not . or ..
@@ -52,6 +53,7 @@ class Experiment:
     plugin_paths: tuple = ()  # folders a plug-in game is imported from (worker processes too)
     entrants: tuple = ()      # Seats an analysis draws tables from (the skill ladder); never played by run
     analysis: dict = dataclasses.field(default_factory=dict)  # [analysis] settings: how results are read
+    seating: str = "rotate"   # "rotate": every cyclic order of the slots in turn by game index; "fixed": slot order
 
     def results_dir(self, out_root="results") -> Path:
         return Path(out_root) / self.name
@@ -87,7 +89,7 @@ class Experiment:
         return {
             "config": stable_hash({"game": self.game, "config": resolved}),
             "content": str(game.content_hash(content)),
-            "seats": stable_hash(seats),
+            "seats": stable_hash({"seats": seats, "seating": self.seating}),
             "engine": module_source_hash(type(game).__module__, self.game in game_names()),
         }
 
@@ -231,6 +233,10 @@ def load_experiment(path) -> Experiment:
     games = _require_int(source, "experiment.games", head.get("games", 1000), 1)
     seed = _require_int(source, "experiment.seed", head.get("seed", 0), 0)
     chunk = _require_int(source, "experiment.chunk", head.get("chunk", 4096), 1)
+    seating = head.get("seating", "rotate")
+    if seating not in SEATINGS:
+        raise InputError(source, "experiment.seating", f"expected one of {', '.join(map(repr, SEATINGS))}, "
+                         f"got {shown(seating, 'toml')}")
 
     base_raw = raw.get("config", {})
     if not isinstance(base_raw, dict):
@@ -266,7 +272,8 @@ def load_experiment(path) -> Experiment:
         if getattr(conf, "players", len(seats)) != len(seats):
             raise InputError(source, f"variants.{vname}.players", "a variant cannot change the number of players")
     return Experiment(source.resolve(), name, head["game"], head.get("description", ""), games, seed, chunk,
-                      seats, variants, dict(sweep), paths, entrants, _parse_analysis(source, raw.get("analysis", {})))
+                      seats, variants, dict(sweep), paths, entrants, _parse_analysis(source, raw.get("analysis", {})),
+                      seating)
 
 
 def _parse_analysis(source: Path, table) -> dict:

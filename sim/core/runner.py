@@ -54,9 +54,13 @@ def strategy_groups(strategies):
     return out
 
 
-def play_games(game, config, content, strategies, seed: int, game_ids: np.ndarray, on_step=None):
+def play_games(game, config, content, strategies, seed: int, game_ids: np.ndarray, on_step=None,
+               seating: str = "rotate"):
     """Play the games ``game_ids`` to the end; returns (outcome dict, game ids in outcome order).
 
+    ``strategies[i]`` is the plan of the experiment's slot i; ``seating`` (``seat_orders``) says
+    which slot's plan sits at which place of the game's own slot order, per game index: the
+    outcome's ``slot`` is always the experiment's slot (the index into ``strategies``).
     Finished games are taken out of the batch as it goes (their outcome kept), so the work per
     step follows the games still running. ``on_step(before, after, actions)`` is a hook for
     logs (it costs a copy of the state per step, so only replays use it).
@@ -65,12 +69,38 @@ def play_games(game, config, content, strategies, seed: int, game_ids: np.ndarra
     (``Strategy.play_to_end``: the engine and the strategies' choices fused, game by game); it
     must choose exactly as this loop would, so the outcome is the same either way.
     """
+    game_ids = np.asarray(game_ids, dtype=np.int64)
+    orders = seat_orders(strategies, seating)
+    parts = []
     with threadpool_limits(1):      # small matrices: BLAS threads only contend (measured 5x slower)
-        return _play_games(game, config, content, strategies, seed, game_ids, on_step)
+        for k, order in enumerate(orders):
+            ids = game_ids[game_ids % len(orders) == k]
+            if not len(ids):
+                continue
+            outcome, ids = _play_games(game, config, content, [strategies[i] for i in order], seed, ids, on_step)
+            slot = outcome["per_seat"]["slot"]
+            known = slot < len(order)                   # slots beyond the strategies are automas
+            outcome["per_seat"]["slot"] = np.where(known, order[np.where(known, slot, 0)], slot).astype(slot.dtype)
+            parts.append((outcome, ids))
+    return _concat_outcomes(parts)
+
+
+def seat_orders(strategies, seating: str = "rotate") -> np.ndarray:
+    """int[K, n]: the arrangements of the experiment's slots round the table; game i plays
+    arrangement ``i % K``, whose place j (the game's slot j) holds the plan of slot
+    ``orders[i % K, j]``. ``"fixed"``: the slot order itself (K = 1). ``"rotate"``: slot 0 first,
+    then every order of the other slots (K = (n - 1)!, lexicographic), so over each K
+    consecutive games every plan has every arrangement of neighbours once (the games draw the
+    start player themselves). One arrangement when all plans are equal (the same games)."""
+    n = len(strategies)
+    same = all(s is strategies[0] or (type(s) is type(strategies[0]) and hasattr(s, "params")
+                                      and s.params == strategies[0].params) for s in strategies)
+    if seating == "fixed" or n < 3 or same:
+        return np.arange(n, dtype=np.int64)[None, :]
+    return np.array([(0,) + rest for rest in itertools.permutations(range(1, n))], dtype=np.int64)
 
 
 def _play_games(game, config, content, strategies, seed, game_ids, on_step):
-    game_ids = np.asarray(game_ids, dtype=np.int64)
     state = game.init(config, content, game_ids, seed)
     keys = np.stack([rngmod.stream_keys(seed, game_ids, "strategy", slot) for slot in range(len(strategies))])
     groups = strategy_groups(strategies)
@@ -159,7 +189,8 @@ def play_chunk(exp: Experiment, make_strategies, variant: str, first: int, stop:
     config = exp.variants[variant]
     content = exp.content(variant) if content is None else content
     strategies = make_strategies(exp, variant, game, content)
-    outcome, ids = play_games(game, config, content, strategies, exp.seed, np.arange(first, stop))
+    outcome, ids = play_games(game, config, content, strategies, exp.seed, np.arange(first, stop),
+                              seating=exp.seating)
     meta = {"experiment": exp.name, "game_name": exp.game, "variant": variant,
             "config_hash": config_hash, "seed": exp.seed}
     return res.long_table(outcome, meta, ids, [s.strategy for s in exp.seats])
