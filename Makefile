@@ -15,6 +15,7 @@ help:  ## list the targets (variables: EXP, JOBS, OUT, REPORTS, ARGS, A, B)
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 15
 
 $(STAMP): pyproject.toml
+	@echo "installing: creating $(VENV) and installing the project and its libraries (first run only, about a minute)"
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'

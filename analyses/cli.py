@@ -7,6 +7,7 @@ line and turns into exit status 2.
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from sim.core.cliargs import number_type, positive_int
@@ -99,6 +100,8 @@ def cmd_report(args) -> int:
 
     check_report_dir(args.report_dir)
     results = open_results(args.source, args.results)
+    print(f"writing the report of {results.experiment} into {args.report_dir} (tables, figures, PDF)...",
+          file=sys.stderr, flush=True)
     files = experiment_report(results, args.report_dir, args.by, args.level, args.details, not args.no_ratings,
                               min_edge=min_edge(args, results))
     print(f"report: {files.pdf}")
@@ -189,7 +192,8 @@ def cmd_compare(args) -> int:
         from sim.play import run_experiment
         for e in exps:
             if e is not None:        # play whatever games of the variant are missing (kept shards are reused)
-                run_experiment(e[0], out_root=args.results, jobs=args.jobs, variants=[e[1]], games=args.games)
+                run_experiment(e[0], out_root=args.results, jobs=args.jobs, variants=[e[1]], games=args.games,
+                               progress=True)
     sides = []
     for (path, variant, is_exp), spec, e, limit in zip(specs, (args.a, args.b), exps, limits):
         if e is not None:
