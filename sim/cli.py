@@ -165,6 +165,30 @@ def cmd_describe(args) -> int:
     return 0
 
 
+def _known_game(name: str):
+    from sim.core.game import game_names, get_game
+
+    if name not in game_names():
+        raise InputError("command line", "GAME", f"unknown game {name!r}; expected one of {', '.join(game_names())}")
+    return get_game(name)
+
+
+def cmd_config(args) -> int:
+    """Every config key of a game: type, default, allowed values, rule ids, meaning (sim.reference)."""
+    from sim.reference import config_text
+
+    print(config_text(_known_game(args.game), args.markdown))
+    return 0
+
+
+def cmd_strategies(args) -> int:
+    """The strategies that play a game, with their parameters and a one-line description."""
+    from sim.reference import strategies_text
+
+    print(strategies_text(_known_game(args.game), args.markdown))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m sim", description="Monte Carlo simulation and balance analysis of board games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -202,6 +226,13 @@ def build_parser() -> argparse.ArgumentParser:
     describe.add_argument("--seed", type=seed_int, default=1, help="experiment seed (default 1)")
     describe.add_argument("--game-index", type=game_index, default=0, help="game index (default 0)")
     describe.set_defaults(func=cmd_describe)
+
+    for name, func, what in (("config", cmd_config, "every config key of a game: type, default, allowed values, rule id"),
+                             ("strategies", cmd_strategies, "the strategies of a game with their parameters")):
+        listing = sub.add_parser(name, help=what)
+        listing.add_argument("game", help="game name, e.g. red_rising")
+        listing.add_argument("--markdown", action="store_true", help="as Markdown tables (as in docs/reference.md)")
+        listing.set_defaults(func=func)
 
     from analyses import cli as analyses_cli
     analyses_cli.register(sub)
