@@ -135,6 +135,19 @@ def get_game(name: str, paths=()) -> Game:
     return game
 
 
+def plugin_object(path: str, paths=()):
+    """The object a dotted ``path`` names (``package.module.Name``), its module imported as
+    plug-in games are: only from an allowed place (``find_plugin``; ``paths``: extra allowed
+    folders). Raises ``PluginNotFound`` (with the reason) or the module's ImportError."""
+    module, _, attr = path.rpartition(".")
+    if not module or not attr:
+        raise PluginNotFound(f"expected a dotted path package.module.Name, got {path!r}")
+    obj = getattr(_import_plugin(module, paths), attr, None)
+    if obj is None:
+        raise PluginNotFound(f"module {module!r} defines no {attr!r}")
+    return obj
+
+
 def game_names() -> list[str]:
     return sorted(_GAMES)
 
