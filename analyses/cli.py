@@ -182,6 +182,7 @@ def cmd_compare(args) -> int:
     exps = [(_experiment_side(p, v, s) if is_exp else None) for (p, v, is_exp), s in zip(specs, (args.a, args.b))]
     if all(exps):
         _check_players_early(exps)
+    print("\n".join(_config_difference(specs, exps, args)), flush=True)
     seq_result, paired_seq, note = None, None, ""
     limits = [None, None]
     if args.sequential:
@@ -216,6 +217,21 @@ def cmd_compare(args) -> int:
         files = compare_report(c, seq_result, args.report_dir, text)
         print(f"\nreport: {files.pdf}")
     return 0
+
+
+def _config_difference(specs, exps, args) -> list[str]:
+    """What B changes against A (``key: A -> B``), from the experiment files or the manifests."""
+    from analyses import config_diff
+    from analyses.load import open_results
+
+    settings = []
+    for (path, variant, is_exp), spec, e in zip(specs, (args.a, args.b), exps):
+        if e is not None:
+            settings.append(config_diff.settings_of_experiment(*e))
+        else:
+            res = open_results(str(path), args.results, variant=variant)
+            settings.append(config_diff.settings_of_results(res, variant or _one_variant(res, spec)))
+    return config_diff.diff_lines(*settings)
 
 
 def _run_sequential(args, specs, exps):
