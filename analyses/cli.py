@@ -110,7 +110,7 @@ def cmd_report(args) -> int:
 
 
 def cmd_summary(args) -> int:
-    from analyses import metrics
+    from analyses import metrics, player_counts
     from analyses.load import open_results
     from analyses.features import format_feature
     from reports.report import overview_lines, summary_lines, verdict_lines
@@ -120,6 +120,12 @@ def cmd_summary(args) -> int:
              for v in results.variants}
     if len(all_m) > 1:
         print("\n".join(overview_lines(results, all_m)))
+        print()
+    for prefix, counts in player_counts.families(results.variants).items():
+        by = all_m[next(iter(counts.values()))].by
+        table = player_counts.side_by_side(results, counts, by, args.level)
+        title = f"WIN RATE BY {by.upper()}, BY PLAYER COUNT" + (f" ({prefix})" if prefix else "")
+        print("\n".join(player_counts.format_side_by_side(table, by, counts, title)))
         print()
     for v, m in all_m.items():
         if len(all_m) > 1:

@@ -13,7 +13,7 @@ from sim.core.wording import shown
 def settings_of_experiment(exp, variant: str) -> dict:
     """A side's settings from its experiment file."""
     return {"game": exp.game, "seed": exp.seed, "config": cfg.as_dict(exp.variants[variant]),
-            "seats": [{"strategy": s.strategy, "params": s.params} for s in exp.seats]}
+            "seats": [{"strategy": s.strategy, "params": s.params} for s in exp.seats_of(variant)]}
 
 
 def settings_of_results(results, variant: str) -> dict | None:
@@ -21,8 +21,9 @@ def settings_of_results(results, variant: str) -> dict | None:
     m = results.manifest
     if not m or variant not in m.get("variants", {}):
         return None
-    return {"game": m.get("game_name"), "seed": m.get("seed"), "config": m["variants"][variant].get("config", {}),
-            "seats": m.get("seats", [])}
+    info = m["variants"][variant]
+    return {"game": m.get("game_name"), "seed": m.get("seed"), "config": info.get("config", {}),
+            "seats": info.get("seats", m.get("seats", []))}
 
 
 def _flat(value, prefix: str, out: dict) -> dict:

@@ -52,7 +52,7 @@ def make(name: str, params: dict, game, content, source: str = "experiment", pla
 def make_seats(exp, variant: str, game, content) -> list:
     """One strategy per seat of experiment ``exp`` (the runner's ``make_strategies``)."""
     return [make(s.strategy, s.params, game, content, str(exp.path), f"seats[{i}]", exp.plugin_paths)
-            for i, s in enumerate(exp.seats)]
+            for i, s in enumerate(exp.seats_of(variant))]
 
 
 def _plugin_class(name: str, paths, source: str, place: str):

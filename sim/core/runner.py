@@ -171,7 +171,7 @@ def play_chunk(exp: Experiment, make_strategies, variant: str, first: int, stop:
     outcome, ids = play_games(game, config, content, strategies, exp.seed, np.arange(first, stop))
     meta = {"experiment": exp.name, "game_name": exp.game, "variant": variant,
             "config_hash": config_hash, "seed": exp.seed}
-    return res.long_table(outcome, meta, ids, [s.strategy for s in exp.seats])
+    return res.long_table(outcome, meta, ids, [s.strategy for s in exp.seats_of(variant)])
 
 
 def _play_task(exp: Experiment, make_strategies, variant: str, first: int, stop: int, config_hash: str,
@@ -214,11 +214,16 @@ def manifest_for(exp: Experiment, parts: dict, run: dict) -> dict:
         "version": res.MANIFEST_VERSION, "experiment": exp.name, "game_name": exp.game,
         "experiment_file": str(exp.path), "experiment_file_hash": bytes_hash(Path(exp.path).read_bytes()),
         "seed": exp.seed,
-        "variants": {v: {"config_hash": stable_hash(p), "parts": p, "config": cfg.as_dict(exp.variants[v])}
+        "variants": {v: {"config_hash": stable_hash(p), "parts": p, "config": cfg.as_dict(exp.variants[v]),
+                         **({"seats": _seats(exp.seats_of(v))} if exp.variant_seats else {})}
                      for v, p in parts.items()},
-        "seats": [{"strategy": s.strategy, "params": s.params} for s in exp.seats],
+        "seats": _seats(exp.seats),
         "runs": [run],
     }
+
+
+def _seats(seats) -> list:
+    return [{"strategy": s.strategy, "params": s.params} for s in seats]
 
 
 class _Progress:
