@@ -44,6 +44,9 @@ class Game(Protocol):
     # Reports and ``summary`` then analyse which values in play shift the outcome
     # (docs/analyses.md, "Features in play"), e.g.
     # ``report_features = (Feature("favour tile", "en_tile_", "en_favour_"),)``.
+    # Optional attribute ``compile_seconds``: about how long the first run compiles the game's
+    # numba kernels and its strategies' (measured by ``python -m benchmarks.compile_times``);
+    # the run says so before its warm-up (``sim.core.runner.warm_up``).
 
 
 _GAMES: dict[str, str] = {}      # name -> module defining GAME; filled by sim.games

@@ -250,7 +250,8 @@ class _Progress:
             self.bar.set_postfix_str(f"shards {self.chunks}/{self.total_chunks}")
             return
         now = time.perf_counter()
-        if self.enabled and (now - self.last_line > 5 or self.games == self.total_games):
+        done = self.games == self.total_games and self.chunks == self.total_chunks
+        if self.enabled and (now - self.last_line > 5 or done):
             self.last_line = now
             rate = self.games / max(now - self.started, 1e-9)
             left = (self.total_games - self.games) / rate if rate else float("nan")
@@ -440,8 +441,32 @@ def warm_up(exp: Experiment, make_strategies, variant: str, progress: bool) -> N
               f"({hint}a second or two once cached)...", file=sys.stderr, flush=True)
     started = time.perf_counter()
     content = exp.content(variant)
-    play_games(game, exp.variants[variant], content, make_strategies(exp, variant, game, content), exp.seed,
-               np.arange(WARM_UP_GAMES))
+    with _ticking(f"preparing {exp.game}: still compiling", started, progress):
+        play_games(game, exp.variants[variant], content, make_strategies(exp, variant, game, content), exp.seed,
+                   np.arange(WARM_UP_GAMES))
     _WARMED.add(key)
     if progress:
         print(f"preparing {exp.game}: ready in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def _ticking(text: str, started: float, enabled: bool, every: float = 15.0):
+    """Print ``text, N s so far`` every ``every`` seconds while the block runs (a compile that
+    takes minutes should not look like a hang)."""
+    import threading
+
+    done = threading.Event()
+
+    def tick():
+        while not done.wait(every):
+            print(f"{text}, {time.perf_counter() - started:.0f} s so far", file=sys.stderr, flush=True)
+
+    thread = threading.Thread(target=tick, daemon=True) if enabled else None
+    if thread is not None:
+        thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        if thread is not None:
+            thread.join()
