@@ -48,6 +48,8 @@ def test_pieces_of_a_chunk_make_the_same_shards_and_move_the_progress(tmp_path, 
     whole = run_experiment(exp, tmp_path / "whole", jobs=1, chunk=100)
     monkeypatch.setattr(runner, "PIECE", 7)
     monkeypatch.setattr(runner, "_WARMED", set())
+    from sim.core import game
+    monkeypatch.setitem(game._COMPILE_SECONDS, "tests.toy_game", 7)
     monkeypatch.setattr(runner._Progress, "update", _counting_update(runner._Progress.update))
     split = run_experiment(exp, tmp_path / "split", jobs=2, chunk=100, progress=True)
     names = sorted(p.name for p in (whole / "base").glob("shard-*"))
@@ -55,7 +57,8 @@ def test_pieces_of_a_chunk_make_the_same_shards_and_move_the_progress(tmp_path, 
     assert rows(split).equals(rows(whole))
     assert _counting_update.pieces == -(-100 // 7) * 3          # 15 pieces per chunk of 100
     err = capsys.readouterr().err
-    assert "preparing tests.toy_game: compiling its engine and strategies once" in err
+    assert "preparing tests.toy_game: compiling its engine and strategies once before the workers start " \
+           "(about 7 s on the first run" in err and "preparing tests.toy_game: ready in " in err
     assert "playing toy_test: 300/300 games, shards 3/3" in err
 
 

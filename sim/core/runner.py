@@ -35,7 +35,7 @@ from sim.core import results as res
 from sim.core import rng as rngmod
 from sim.core.errors import InputError, RunError
 from sim.core.experiment import Experiment
-from sim.core.game import take
+from sim.core.game import compile_seconds, take
 from sim.core.hashing import bytes_hash, stable_hash
 from sim.core.rng import StrategyRng
 
@@ -434,7 +434,7 @@ def warm_up(exp: Experiment, make_strategies, variant: str, progress: bool) -> N
     if key in _WARMED:
         return
     game = exp.game_module()
-    expected = getattr(game, "compile_seconds", None)
+    expected = compile_seconds(exp.game, game)
     if progress:
         hint = f"about {expected} s on the first run, " if expected else ""
         print(f"preparing {exp.game}: compiling its engine and strategies once before the workers start "
