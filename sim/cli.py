@@ -73,6 +73,7 @@ def _experiment_for_replay(target: str):
 
 
 def cmd_replay(args) -> int:
+    from sim.core import replay
     from sim.play import make_strategies, play_games
 
     exp, results_dir = _experiment_for_replay(args.target)
@@ -84,20 +85,14 @@ def cmd_replay(args) -> int:
     game = exp.game_module()
     config, content = exp.variants[variant], exp.content(variant)
     strategies = make_strategies(exp, variant, game, content)
-    print(f"# {exp.name} / {variant}: game {args.game}, seed {exp.seed}, config {exp.config_hash(variant, strategies)}")
-
-    def log(before, after, actions):
-        for line in game.describe(before, after, int(actions[0])):
-            print(line)
-
+    names = [s.strategy for s in exp.seats_of(variant)]
+    log = replay.ReplayLog(game, names)
     outcome, _ = play_games(game, config, content, strategies, exp.seed, np.array([args.game]), on_step=log)
     seats = outcome["per_seat"]
-    print("# result")
-    for p in range(seats["score"].shape[1]):
-        parts = ", ".join(f"{k[6:]} {int(seats[k][0, p])}" for k in sorted(seats) if k.startswith("score_"))
-        print(f"seat {p} ({seats['faction'][0, p]}): {int(seats['score'][0, p])} points ({parts}); "
-              f"rank {int(seats['rank'][0, p])}, win share {float(seats['win_share'][0, p]):.3g}")
-    print(f"end reason: {outcome['per_game']['end_reason'][0]}, turns: {int(outcome['per_game']['turns'][0])}")
+    print("\n".join(replay.header_lines(exp.name, variant, args.game, exp.seed, exp.config_hash(variant, strategies),
+                                        exp.game, replay.seats_of_outcome(seats, names))))
+    print("\n".join(log.lines))
+    print("\n".join(replay.result_lines(outcome)))
     _check_against_results(results_dir, variant, args.game, seats)
     return 0
 
