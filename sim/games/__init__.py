@@ -8,5 +8,5 @@ from sim.core.game import register_game
 
 register_game("red_rising", "sim.games.red_rising.game", compile_seconds=300)
 register_game("animal_kingdoms", "sim.games.animal_kingdoms.game", compile_seconds=100)
-register_game("explorers_of_navoria", "sim.games.explorers_of_navoria.game")
+register_game("explorers_of_navoria", "sim.games.explorers_of_navoria.game", compile_seconds=60)
 register_game("recall", "sim.games.recall.game")
