@@ -9,12 +9,13 @@ OUT    ?= results
 REPORTS ?= reports/out
 ARGS   ?=
 
-.PHONY: help install report run sweep compare test bench tune recall-oracle clean
+.PHONY: help install report run sweep compare test bench tune recall-oracle docs clean
 
 help:  ## list the targets (variables: EXP, JOBS, OUT, REPORTS, ARGS, A, B)
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 15
 
 $(STAMP): pyproject.toml
+	@echo "installing: creating $(VENV) and installing the project and its libraries (first run only, about a minute)"
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
@@ -45,6 +46,9 @@ bench: $(STAMP)  ## measure speed and memory; writes docs/benchmarks.md
 
 recall-oracle: $(STAMP)  ## 2,000 random Recall oracle games per player count, invariants after every decision
 	$(PY) -m tests.test_recall_oracle --games 2000 --check-every 1 $(ARGS)
+
+docs: $(STAMP)  ## regenerate docs/reference.md (every game's config keys and strategies) from the code
+	$(PY) -m sim.reference
 
 clean:  ## remove results and generated reports (keeps .venv)
 	rm -rf results reports/out

@@ -7,6 +7,7 @@ line and turns into exit status 2.
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from sim.core.cliargs import number_type, positive_int
@@ -99,6 +100,8 @@ def cmd_report(args) -> int:
 
     check_report_dir(args.report_dir)
     results = open_results(args.source, args.results)
+    print(f"writing the report of {results.experiment} into {args.report_dir} (tables, figures, PDF)...",
+          file=sys.stderr, flush=True)
     files = experiment_report(results, args.report_dir, args.by, args.level, args.details, not args.no_ratings,
                               min_edge=min_edge(args, results))
     print(f"report: {files.pdf}")
@@ -108,7 +111,7 @@ def cmd_report(args) -> int:
 
 
 def cmd_summary(args) -> int:
-    from analyses import metrics
+    from analyses import metrics, player_counts
     from analyses.load import open_results
     from analyses.features import format_feature
     from reports.labels import content_labels
@@ -119,6 +122,12 @@ def cmd_summary(args) -> int:
              for v in results.variants}
     if len(all_m) > 1:
         print("\n".join(overview_lines(results, all_m)))
+        print()
+    for prefix, counts in player_counts.families(results.variants).items():
+        by = all_m[next(iter(counts.values()))].by
+        table = player_counts.side_by_side(results, counts, by, args.level)
+        title = f"WIN RATE BY {by.upper()}, BY PLAYER COUNT" + (f" ({prefix})" if prefix else "")
+        print("\n".join(player_counts.format_side_by_side(table, by, counts, title)))
         print()
     for v, m in all_m.items():
         if len(all_m) > 1:
@@ -184,6 +193,7 @@ def cmd_compare(args) -> int:
     exps = [(_experiment_side(p, v, s) if is_exp else None) for (p, v, is_exp), s in zip(specs, (args.a, args.b))]
     if all(exps):
         _check_players_early(exps)
+    print("\n".join(_config_difference(specs, exps, args)), flush=True)
     seq_result, paired_seq, note = None, None, ""
     limits = [None, None]
     if args.sequential:
@@ -194,7 +204,8 @@ def cmd_compare(args) -> int:
         from sim.play import run_experiment
         for e in exps:
             if e is not None:        # play whatever games of the variant are missing (kept shards are reused)
-                run_experiment(e[0], out_root=args.results, jobs=args.jobs, variants=[e[1]], games=args.games)
+                run_experiment(e[0], out_root=args.results, jobs=args.jobs, variants=[e[1]], games=args.games,
+                               progress=True)
     sides = []
     for (path, variant, is_exp), spec, e, limit in zip(specs, (args.a, args.b), exps, limits):
         if e is not None:
@@ -218,6 +229,21 @@ def cmd_compare(args) -> int:
         print(f"\nreport: {files.pdf}")
         print(f"html: {files.html}")
     return 0
+
+
+def _config_difference(specs, exps, args) -> list[str]:
+    """What B changes against A (``key: A -> B``), from the experiment files or the manifests."""
+    from analyses import config_diff
+    from analyses.load import open_results
+
+    settings = []
+    for (path, variant, is_exp), spec, e in zip(specs, (args.a, args.b), exps):
+        if e is not None:
+            settings.append(config_diff.settings_of_experiment(*e))
+        else:
+            res = open_results(str(path), args.results, variant=variant)
+            settings.append(config_diff.settings_of_results(res, variant or _one_variant(res, spec)))
+    return config_diff.diff_lines(*settings)
 
 
 def _run_sequential(args, specs, exps):

@@ -58,7 +58,7 @@ class ExperimentSource:
             from sim.play import run_experiment
 
             run_experiment(self.exp, out_root=self.out_root, jobs=self.jobs, variants=[self.variant],
-                           first_game=self.available, games=n - self.available)
+                           first_game=self.available, games=n - self.available, progress=True)
             self.available = n
         return self.available
 

@@ -15,7 +15,7 @@ from strategies import registry
 def build_table(exp, variant: str, seats: list[Seat], place: str = "seats") -> list:
     """One strategy per seat; unknown names or parameters are InputErrors naming ``place[i]``."""
     game, content = exp.game_module(), exp.content(variant)
-    return [registry.make(s.strategy, s.params, game, content, str(exp.path), f"{place}[{i}]")
+    return [registry.make(s.strategy, s.params, game, content, str(exp.path), f"{place}[{i}]", exp.plugin_paths)
             for i, s in enumerate(seats)]
 
 

@@ -141,7 +141,7 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--oracle-games", type=int, default=300)
-    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument("--games", nargs="+", default=list(GAMES) + ["recall"], choices=list(GAMES) + ["recall"])
     parser.add_argument("--runner-games", type=int, default=32768)
     parser.add_argument("--memory-games", type=int, nargs="*", default=[32768, 1_000_000],
                         help="run sizes whose peak memory is measured (default 32768 and 1,000,000 games)")
@@ -162,6 +162,10 @@ def main(argv=None) -> int:
         return ", ".join(fmt.format(v) for v in values)
 
     for name in args.games:
+        if name == "recall":                  # games may still stop at rules not compiled: benchmarks/recall.py
+            from benchmarks.recall import rows as recall_rows
+            recall_rows(row, args.batch, args.oracle_games, oracle_rate)
+            continue
         scripted_exp, random_exp, oracle_module, oracle_class = GAMES[name]
         rnd, rnd_runs = engine_rate(random_exp, args.batch, args.repeats)
         row(f"{name}: engine, random strategy, batch {args.batch}, 1 process", f"{rnd:,.0f} games/s", runs(rnd_runs))

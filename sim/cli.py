@@ -73,6 +73,8 @@ def _experiment_for_replay(target: str):
 
 
 def cmd_replay(args) -> int:
+    from sim.core import replay
+    from sim.core.runner import seat_orders
     from sim.play import make_strategies, play_games
 
     exp, results_dir = _experiment_for_replay(args.target)
@@ -84,20 +86,16 @@ def cmd_replay(args) -> int:
     game = exp.game_module()
     config, content = exp.variants[variant], exp.content(variant)
     strategies = make_strategies(exp, variant, game, content)
-    print(f"# {exp.name} / {variant}: game {args.game}, seed {exp.seed}, config {exp.config_hash(variant, strategies)}")
-
-    def log(before, after, actions):
-        for line in game.describe(before, after, int(actions[0])):
-            print(line)
-
-    outcome, _ = play_games(game, config, content, strategies, exp.seed, np.array([args.game]), on_step=log)
+    names = [s.strategy for s in exp.seats_of(variant)]
+    orders = seat_orders(strategies, exp.seating)     # the game's own slots hold these plans
+    log = replay.ReplayLog(game, [names[i] for i in orders[args.game % len(orders)]])
+    outcome, _ = play_games(game, config, content, strategies, exp.seed, np.array([args.game]), on_step=log,
+                             seating=exp.seating)
     seats = outcome["per_seat"]
-    print("# result")
-    for p in range(seats["score"].shape[1]):
-        parts = ", ".join(f"{k[6:]} {int(seats[k][0, p])}" for k in sorted(seats) if k.startswith("score_"))
-        print(f"seat {p} ({seats['faction'][0, p]}): {int(seats['score'][0, p])} points ({parts}); "
-              f"rank {int(seats['rank'][0, p])}, win share {float(seats['win_share'][0, p]):.3g}")
-    print(f"end reason: {outcome['per_game']['end_reason'][0]}, turns: {int(outcome['per_game']['turns'][0])}")
+    print("\n".join(replay.header_lines(exp.name, variant, args.game, exp.seed, exp.config_hash(variant, strategies),
+                                        exp.game, replay.seats_of_outcome(seats, names))))
+    print("\n".join(log.lines))
+    print("\n".join(replay.result_lines(outcome)))
     _check_against_results(results_dir, variant, args.game, seats)
     return 0
 
@@ -165,6 +163,30 @@ def cmd_describe(args) -> int:
     return 0
 
 
+def _known_game(name: str):
+    from sim.core.game import game_names, get_game
+
+    if name not in game_names():
+        raise InputError("command line", "GAME", f"unknown game {name!r}; expected one of {', '.join(game_names())}")
+    return get_game(name)
+
+
+def cmd_config(args) -> int:
+    """Every config key of a game: type, default, allowed values, rule ids, meaning (sim.reference)."""
+    from sim.reference import config_text
+
+    print(config_text(_known_game(args.game), args.markdown))
+    return 0
+
+
+def cmd_strategies(args) -> int:
+    """The strategies that play a game, with their parameters and a one-line description."""
+    from sim.reference import strategies_text
+
+    print(strategies_text(_known_game(args.game), args.markdown))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m sim", description="Monte Carlo simulation and balance analysis of board games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -202,6 +224,13 @@ def build_parser() -> argparse.ArgumentParser:
     describe.add_argument("--seed", type=seed_int, default=1, help="experiment seed (default 1)")
     describe.add_argument("--game-index", type=game_index, default=0, help="game index (default 0)")
     describe.set_defaults(func=cmd_describe)
+
+    for name, func, what in (("config", cmd_config, "every config key of a game: type, default, allowed values, rule id"),
+                             ("strategies", cmd_strategies, "the strategies of a game with their parameters")):
+        listing = sub.add_parser(name, help=what)
+        listing.add_argument("game", help="game name, e.g. red_rising")
+        listing.add_argument("--markdown", action="store_true", help="as Markdown tables (as in docs/reference.md)")
+        listing.set_defaults(func=func)
 
     from analyses import cli as analyses_cli
     analyses_cli.register(sub)

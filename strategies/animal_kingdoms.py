@@ -85,6 +85,8 @@ class _Plan(Strategy):
             t.A_RALLY, t.A_RETREAT, t.A_BATTLE, t.A_MODS, t.A_YES)
         ip[[K.I_SOLO, K.I_ROBOT_CARDS, K.I_COUNCIL, K.I_MODVAL]] = (
             bool(t.solo), t.battle_cards, bool(w.council), cfg.modifier_value)
+        ip[[K.I_PEACE, K.I_PEACE_NOTHING, K.I_BY_VALUE]] = (
+            bool(cfg.peace), cfg.peace_tied_others == "nothing", cfg.one_beats_eight_uses == "battle_value")
         tile = float(np.mean(t.content.first_retreat)) + cfg.first_retreat_shift   # a set-aside tile, unseen
         fw = np.zeros(K.NF, dtype=np.float64)
         fw[K.F_FIRST], fw[K.F_TIE] = w.first, (w.solo_tie if t.solo else w.tie)

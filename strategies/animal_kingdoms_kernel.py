@@ -27,11 +27,11 @@ from numba import njit
 
 # ip slots
 I_N, I_K, I_H, I_P, I_M, I_T, I_A_RALLY, I_A_RETREAT, I_A_BATTLE, I_A_MODS, I_A_YES, I_SOLO, I_ROBOT_CARDS, \
-    I_COUNCIL, I_MODVAL = range(15)
+    I_COUNCIL, I_MODVAL, I_PEACE, I_PEACE_NOTHING, I_BY_VALUE = range(18)
 # fw slots
 F_FIRST, F_TIE, F_SECOND, F_THIRD, F_CAPITAL, F_SIZE, F_SPREAD, F_CARD, F_RALLY, F_REDRAW, F_RETREAT_BELOW, \
     F_MAX_RALLIES, F_RETREAT_TILE, F_MODIFIER, F_FORFEIT = range(15)
-NI, NF = 15, 15
+NI, NF = 18, 15
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -56,19 +56,25 @@ def _uniform(key, counter):
 
 
 @njit(cache=True)
-def _points(x, ahead, level, tile, first, tie, second, third, modifier):
+def _points(x, ahead, level, tile, first, tie, second, third, modifier, peace, rival_capital, peace_nothing):
     """Points (weighted) of a kingdom for x markers with ``ahead`` opponents above and ``level`` equal.
 
     Sole first place is never worth less than second, whatever the plan's weights. A tie for
     first is a battle (AK-E10): won (chance ``tie`` against one opponent, shared out among more)
     it is first place, lost it is second place and a modifier (AK-E18, AK-E20), so a tie is worth
-    between second place and sole first.
+    between second place and sole first. In the peace variant (``peace``) there is no battle: a
+    tied opponent holding the capital (``rival_capital``) takes first and the others second, or
+    nothing (``peace_nothing``, AK-V2, AK-A36); else every tied player scores the tile (AK-V3).
     """
     if x < 1:
         return 0.0
     if ahead == 0:
         win = max(first * tile, second)
         if level == 0:
+            return win
+        if peace:
+            if rival_capital:
+                return 0.0 if peace_nothing else second
             return win
         p = min(1.0, tie * 2.0 / (level + 1))
         return min(p * win + (1.0 - p) * (second + modifier), win)
@@ -92,7 +98,8 @@ def _turn_values(g, me, vals, cnt, hrank, cost, legal, hand, ordm, cap, council,
         hrank[h] = rank[c] if c < N else 0
         cost[h] = card * np.float64(hrank[h]) / 8.0
     first, tie, second, third = fws[m, F_FIRST], fws[m, F_TIE], fws[m, F_SECOND], fws[m, F_THIRD]
-    modifier = fws[m, F_MODIFIER]
+    peace, peace_nothing = ips[m, I_PEACE] != 0, ips[m, I_PEACE_NOTHING] != 0
+    modifier = 0.0 if peace else fws[m, F_MODIFIER]         # the peace variant has no modifiers (AK-V4)
     filled = 0.0
     spaces = 0.0
     for k in range(K):
@@ -112,8 +119,13 @@ def _turn_values(g, me, vals, cnt, hrank, cost, legal, hand, ordm, cap, council,
                 level0 += c == mine
                 ahead1 += c > mine + 1
                 level1 += c == mine + 1
-        gain = (_points(mine + 1, ahead1, level1, tile, first, tie, second, third, modifier)
-                - _points(mine, ahead0, level0, tile, first, tie, second, third, modifier))
+        holder = np.int64(cap[g, k])
+        rival0 = holder >= 0 and holder != me and cnt[holder] == mine         # a tied rival holds the capital
+        rival1 = holder >= 0 and holder != me and cnt[holder] == mine + 1
+        gain = (_points(mine + 1, ahead1, level1, tile, first, tie, second, third, modifier, peace, rival1,
+                        peace_nothing)
+                - _points(mine, ahead0, level0, tile, first, tie, second, third, modifier, peace, rival0,
+                          peace_nothing))
         capital = ordinary >= np.int64(size[k]) - 1 and cap[g, k] < 0
         sz = np.float64(size[k])
         filled += np.float64(ordinary) + (1.0 if cap[g, k] >= 0 else 0.0)
@@ -157,11 +169,12 @@ def _turn_values(g, me, vals, cnt, hrank, cost, legal, hand, ordm, cap, council,
 
 
 @njit(cache=True, inline="always")
-def _beats(x, vx, y, vy):
-    """Chance that printed rank x (battle value vx) beats printed y (value vy): 1, 1/2 (a new round) or 0."""
-    if x == 1 and y == 8:
+def _beats(x, vx, y, vy, by_value):
+    """Chance that printed rank x (battle value vx) beats printed y (value vy): 1, 1/2 (a new round)
+    or 0. "1 beats 8" compares printed ranks, or battle values (``by_value``, AK-A26)."""
+    if (vx == 1 and vy == 8) if by_value else (x == 1 and y == 8):
         return 1.0
-    if x == 8 and y == 1:
+    if (vx == 8 and vy == 1) if by_value else (x == 8 and y == 1):
         return 0.0
     if vx > vy:
         return 1.0
@@ -234,15 +247,22 @@ def _battle_values(g, me, vals, unseen, seen, pmax, hand, hand_count, col, disc,
             q = safe / max(total, 1)
             win = q ** ips[m, I_ROBOT_CARDS]
         else:
+            by_value = ips[m, I_BY_VALUE] != 0
+            win0 = 1.0                              # without own modifiers (by value a 1 may need none)
             for p in range(P):
                 if p == me or not part[g, p] or lost[g, p]:
                     continue
                 vmod = MV * np.int64(mods[g, p])
                 beat = 0.0
+                beat0 = 0.0
                 for y in range(top + 1):
                     if unseen[y]:
-                        beat += pmax[p, y] * _beats(x, vx, y, y + vmod)
+                        beat += pmax[p, y] * _beats(x, vx, y, y + vmod, by_value)
+                        beat0 += pmax[p, y] * _beats(x, x, y, y + vmod, by_value)
                 win *= beat
+                win0 *= beat0
+            if by_value:
+                win = max(win, win0)                # modifiers are chosen after the reveal
         vals[ips[m, I_A_BATTLE] + h] = stake * win - fws[m, F_CARD] * np.float64(x) / 8.0
 
 
@@ -252,6 +272,21 @@ def _mod_choice(g, me, revealed, rcards, mods, rank, ips, m):
     printed 8 whatever the modifiers (AK-E13, AK-A26), so they neither help nor are needed there."""
     N, P = ips[m, I_N], ips[m, I_P]
     mine = np.int64(rank[min(np.int64(revealed[g, me]), N)])
+    held = np.int64(mods[g, me])
+    if ips[m, I_BY_VALUE] and not ips[m, I_SOLO]:
+        # "1 beats 8" by battle values (AK-A26): modifiers can lift an 8 out of a 1's reach, and
+        # spoil a 1 against an 8; the fewest that beat every revealed card by value, else none
+        for k in range(min(ips[m, I_M], held) + 1):
+            v = mine + ips[m, I_MODVAL] * k
+            ok = True
+            for p in range(P):
+                c = N if p == me else np.int64(revealed[g, p])
+                if c < N:
+                    r = np.int64(rank[c])
+                    ok &= (v == 1 and r == 8) or (not (v == 8 and r == 1) and v > r)
+            if ok:
+                return k
+        return 0
     need = -(1 << 62)
     if ips[m, I_SOLO]:
         for i in range(rcards.shape[1]):
@@ -271,7 +306,6 @@ def _mod_choice(g, me, revealed, rcards, mods, rank, ips, m):
                     return 0
                 if not (mine == 1 and r == 8):
                     need = max(need, r + 1)
-    held = np.int64(mods[g, me])
     for k in range(ips[m, I_M] + 1):
         if k <= held and mine + ips[m, I_MODVAL] * k >= need:
             return k

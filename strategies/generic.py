@@ -58,13 +58,35 @@ class LookaheadStrategy(Strategy):
                 raise ValueError(f"game {game.name} offers no {needed}; lookahead cannot play it")
 
     def act(self, obs, legal, rng: StrategyRng):
+        return self._choose(obs, legal, rng, [self], np.zeros(legal.shape[0], dtype=np.int64))
+
+    @classmethod
+    def act_group(cls, members, which, obs, legal, rng: StrategyRng):
+        """Every lookahead seat's rows at once: one sampled state and one trial step for all of
+        them, each row's value with its own seat's weights (the same choices as ``act``)."""
+        return members[0]._choose(obs, legal, rng, members, np.asarray(which, dtype=np.int64))
+
+    def _choose(self, obs, legal, rng, members, which):
         b, a = legal.shape
         players = np.asarray(obs.player)
         sample_keys = (rng.uniform(1)[:, 0] * 2**53).astype(np.uint64)
         state = self.game.sample_state(obs, sample_keys)
         rows, acts = np.nonzero(legal)
         trial = self.game.step(take(state, rows), acts)
-        value = self.game.position_value(trial, players[rows], dict(self.params.weights))
+        value = np.zeros(len(rows))
+        weights = [dict(m.params.weights) for m in members]
+        for k, w in enumerate(weights):
+            if w in weights[:k]:
+                continue                        # valued with the first member of the same weights
+            same = np.array([w == x for x in weights])
+            mine = np.flatnonzero(same[which[rows]])
+            if len(mine) == len(rows):
+                value = self.game.position_value(trial, players[rows], w)
+            elif len(mine):
+                value[mine] = self.game.position_value(take(trial, mine), players[rows[mine]], w)
         table = np.full((b, a), -np.inf)
         table[rows, acts] = value
         return argmax_tiebreak(np.where(np.isfinite(table), table, 0.0), legal, rng.uniform(a))
+
+
+LookaheadStrategy.group = LookaheadStrategy

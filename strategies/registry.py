@@ -23,15 +23,23 @@ def strategy_class(name: str):
     return getattr(importlib.import_module(module), cls)
 
 
-def make(name: str, params: dict, game, content, source: str = "experiment", place: str = "seats"):
-    """Instantiate strategy ``name`` for ``game``; unknown names or parameters are InputErrors."""
+def make(name: str, params: dict, game, content, source: str = "experiment", place: str = "seats", paths=()):
+    """Instantiate strategy ``name`` for ``game``; unknown names or parameters are InputErrors.
+
+    A dotted ``name`` not registered (``package.module.Class``) is a plug-in strategy, imported
+    as plug-in games are (``sim.core.game.plugin_object``: only from an installed package,
+    ``PYTHONPATH``, ``--plugin-path`` or the experiment's ``plugin_path`` folders ``paths``)."""
     _load_game_strategies(game.name)
-    if name not in _STRATEGIES:
+    if name not in _STRATEGIES and "." in name:
+        cls = _plugin_class(name, paths, source, place)
+    elif name not in _STRATEGIES:
         names = available(game.name)
         hint = difflib.get_close_matches(name, names, n=1)
         expected = f"did you mean {hint[0]!r}?" if hint else "expected one of: " + ", ".join(names)
-        raise InputError(source, f"{place}.strategy", f"unknown strategy {name!r}; {expected}")
-    cls = strategy_class(name)
+        raise InputError(source, f"{place}.strategy", f"unknown strategy {name!r}; {expected} "
+                         "(or a plug-in strategy's dotted path package.module.Class)")
+    else:
+        cls = strategy_class(name)
     if cls.games and game.name not in cls.games:
         raise InputError(source, f"{place}.strategy", f"{name!r} plays only {', '.join(cls.games)}, not {game.name}")
     p = cfg.build(cls.Params, params, source, f"{place}.params.")
@@ -43,8 +51,25 @@ def make(name: str, params: dict, game, content, source: str = "experiment", pla
 
 def make_seats(exp, variant: str, game, content) -> list:
     """One strategy per seat of experiment ``exp`` (the runner's ``make_strategies``)."""
-    return [make(s.strategy, s.params, game, content, str(exp.path), f"seats[{i}]")
-            for i, s in enumerate(exp.seats)]
+    return [make(s.strategy, s.params, game, content, str(exp.path), f"seats[{i}]", exp.plugin_paths)
+            for i, s in enumerate(exp.seats_of(variant))]
+
+
+def _plugin_class(name: str, paths, source: str, place: str):
+    """The Strategy subclass a plug-in strategy's dotted path names, or an InputError saying why not."""
+    from sim.core.game import PluginNotFound, plugin_object
+    from strategies.base import Strategy
+
+    try:
+        cls = plugin_object(name, paths)
+    except PluginNotFound as err:
+        raise InputError(source, f"{place}.strategy", f"plug-in strategy {name!r} not found: {err}") from None
+    except ImportError as err:
+        raise InputError(source, f"{place}.strategy", f"plug-in strategy {name!r} cannot be imported: {err}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+        raise InputError(source, f"{place}.strategy", f"{name!r} is not a strategy class "
+                         "(expected a subclass of strategies.base.Strategy)")
+    return cls
 
 
 def available(game_name: str) -> list[str]:

@@ -76,7 +76,10 @@ def test_compare_two_variants_of_an_experiment_file_plays_them_paired(tmp_path, 
     args = ["compare", f"{exp}:base", f"{exp}:short", "--results", str(tmp_path / "results"),
             "--report-dir", str(tmp_path / "out")]
     assert main(args) == 0
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
+    out = captured.out
+    assert out.startswith("configuration A -> B:\n  target: 25 -> 15\n")    # what B changes, first
+    assert "playing toy_var: 500/500 games" in captured.err                  # progress while it plays
     assert "paired: same seed 11 and game indices 0..499" in out and "by seat" in out
     assert "±7.5 pp = the smallest change that matters" in out          # A's [analysis] min_edge
     assert (tmp_path / "results" / "toy_var" / "short").is_dir()
@@ -93,7 +96,10 @@ def test_compare_sequential_stops_early_on_the_toy_game(tmp_path, capsys):
     args = ["compare", f"{exp}:base", f"{exp}:same", "--results", str(tmp_path / "results"), "--sequential",
             "--round-games", "500", "--delta1", "5", "--no-report"]
     assert main(args) == 0
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
+    out = captured.out
+    assert out.startswith("configuration A -> B: the same (only the games differ)")
+    assert "playing toy_seq: 500/500 games" in captured.err
     assert "sequential test (SPRT, two-sided" in out and "stopped: all decided" in out
     assert "no change of 5.00 pp or more" in out and "budget 20,000" in out
     played = sum(1 for _ in (tmp_path / "results" / "toy_seq" / "base").glob("shard-*.parquet"))

@@ -19,9 +19,9 @@ from tests.test_animal_kingdoms_support import content_for
 PLANS = ("ak_greedy", "ak_capital_hunter", "ak_spreader", "ak_early_retreat")
 
 
-def position(players=2, phase=0, seed=1):
-    """The observation of a fresh game for seat 0, with every field writable, and its tables."""
-    config = Config(players=players)
+def position(players=2, phase=0, seed=1, **switches):
+    """The observation of a fresh game for seat 0 (rule ``switches`` set), every field writable, and its tables."""
+    config = Config(players=players, **switches)
     s = GAME.init(config, content_for(config), np.arange(1), seed)
     obs = GAME.observe(s, np.zeros(1, dtype=np.int64))
     fields = dict(player=np.zeros(1, dtype=np.int64), hand=obs.hand.copy(), hand_count=obs.hand_count.copy(),
@@ -78,10 +78,10 @@ def test_a_tie_for_first_is_worth_more_than_second_place_AK_E10_E18_E20(name):
 
 # ---- battles --------------------------------------------------------------------------------------
 
-def battle(unseen_ranks, mine, opp_cards=4):
+def battle(unseen_ranks, mine, opp_cards=4, switches=None):
     """A two-player battle (seat 0 against seat 1): seat 0 holds ``mine`` (ranks); every other card
     is in the discard pile except one card of each rank in ``unseen_ranks`` (the other hand's pool)."""
-    obs, t = position(phase=1)
+    obs, t = position(phase=1, **(switches or {}))
     cards = [card(t, r, i) for i, r in enumerate(mine)]
     hand(obs, cards)
     unseen = [card(t, r, 7 - i) for i, r in enumerate(unseen_ranks)]
@@ -131,6 +131,62 @@ def test_no_modifier_is_spent_where_a_one_beats_the_eight_AK_A26():
     assert choose("ak_greedy", obs, legal) == t.A_MODS + 0
     obs.revealed[0, 0] = card(t, 5)            # a 5 against an 8: two modifiers make 9
     assert choose("ak_greedy", obs, legal) == t.A_MODS + 2
+
+
+@pytest.mark.parametrize("name", PLANS)
+def test_opponents_modifiers_lift_an_eight_out_of_a_ones_reach_by_battle_value_AK_A26_E13(name):
+    """The other hand surely plays an 8 (as above); seat 0 holds a 1, a 7 and a 4 and two
+    modifiers (+2 each). Without opponent modifiers the 1 wins by printed rank and by battle value
+    (1 against 8, no modifiers used): every plan plays the 1. With one opponent modifier its 8 is a
+    10: by printed rank the 1 still wins, by battle value only the 7 with both modifiers (11)."""
+    for switch, opp_mods, want in (("printed_rank", 0, 1), ("battle_value", 0, 1), ("printed_rank", 1, 1),
+                                   ("battle_value", 1, 7)):
+        obs, legal, ranks, t = battle([8, 8, 8, 8, 8, 2], [1, 7, 4], switches={"one_beats_eight_uses": switch})
+        obs.mods[0, 0], obs.mods[0, 1] = 2, opp_mods
+        assert ranks[choose(name, obs, legal) - t.A_BATTLE] == want, (switch, opp_mods)
+
+
+def test_modifiers_lift_an_eight_over_a_one_when_battle_values_decide_AK_A26_E13_E14():
+    """Revealed: seat 0 a printed 8, seat 1 a printed 1. Printed ranks decide "1 beats 8" (AK-A26,
+    the default): the 8 loses whatever the modifiers, so none is spent. With the switch
+    ``one_beats_eight_uses = battle_value`` an 8 lifted to 10 by one modifier (+2, AK-E14) is no
+    longer an 8 and beats the 1: the plan spends exactly one. A printed 1 against an 8 keeps its
+    modifiers either way (lifted to 3 it would lose by value)."""
+    for switch, want in (("printed_rank", 0), ("battle_value", 1)):
+        obs, t = position(phase=2, one_beats_eight_uses=switch)
+        obs.part[0, :2] = True
+        obs.revealed[0, 0] = card(t, 8)
+        obs.revealed[0, 1] = card(t, 1)
+        obs.mods[0, 0] = 4
+        legal = np.zeros(t.A, dtype=bool)
+        legal[t.A_MODS:t.A_MODS + 5] = True
+        assert choose("ak_greedy", obs, legal) == t.A_MODS + want, switch
+        obs.revealed[0, 0], obs.revealed[0, 1] = card(t, 1), card(t, 8)
+        assert choose("ak_greedy", obs, legal) == t.A_MODS + 0, switch
+
+
+@pytest.mark.parametrize("name", ("ak_greedy", "ak_capital_hunter", "ak_early_retreat"))
+def test_peace_ties_are_valued_by_the_capital_not_a_battle_AK_V1_V2_V3_V4_A36(name):
+    """Two players. K_a (tile 5): the opponent holds its capital marker, so a claim ties 1:1;
+    K_b (tile 4) is empty, a claim is sole first (4). With battles a tie is a coin flip for the
+    tile against second place and a modifier (0.5 x 5 + 0.5 x (3 + 1) = 4.5): K_a. In the peace
+    variant the tied capital holder takes first and the plan second (3, AK-V2, AK-A36): K_b; when
+    nobody tied holds the capital every tied player scores the tile (5, AK-V3): K_a again."""
+    params = {"spread": 0.0, "capital": 0.0, "size": 0.0}
+    ka, kb = 0, 1
+    for switches, rival_capital, want in (({}, True, ka), ({"peace": True}, True, kb), ({"peace": True}, False, ka)):
+        obs, t = position(**switches)
+        hand(obs, [card(t, 5)])
+        if rival_capital:
+            obs.cap[0, ka] = 1
+        else:
+            obs.ordm[0, ka, 1] = 1
+        obs.fp[0, ka, :] = 5
+        obs.fp[0, kb, :] = 4
+        obs.fpn[0, :] = 0
+        legal = np.zeros(t.A, dtype=bool)
+        legal[[ka, kb]] = True
+        assert choose(name, obs, legal, params) == want, switches
 
 
 # ---- rallies and retreats -------------------------------------------------------------------------
@@ -209,8 +265,8 @@ def test_sole_first_is_worth_a_tie_and_a_tie_second_place_AK_E4_E10_E18(name):
     _, fw = plan._pack(t)
     first, tie, second, third, mod = (fw[K.F_FIRST], fw[K.F_TIE], fw[K.F_SECOND], fw[K.F_THIRD], fw[K.F_MODIFIER])
     for tile in range(4, 11):
-        sole = K._points(2, 0, 0, float(tile), first, tie, second, third, mod)
+        sole = K._points(2, 0, 0, float(tile), first, tie, second, third, mod, False, False, False)
         for level in (1, 2, 3):
-            tied = K._points(2, 0, level, float(tile), first, tie, second, third, mod)
-            behind = K._points(2, 1, 0, float(tile), first, tie, second, third, mod)
+            tied = K._points(2, 0, level, float(tile), first, tie, second, third, mod, False, False, False)
+            behind = K._points(2, 1, 0, float(tile), first, tie, second, third, mod, False, False, False)
             assert sole >= tied >= behind, (tile, level, sole, tied, behind)

@@ -40,6 +40,37 @@ def test_same_rows_on_a_local_dask_cluster(tmp_path):
     assert local.equals(remote)
 
 
+def test_pieces_of_a_chunk_make_the_same_shards_and_move_the_progress(tmp_path, monkeypatch, capsys):
+    """Workers play pieces smaller than a chunk; the run joins them into the chunk's one shard
+    (same files, same rows), and the progress lines count games piece by piece."""
+    from sim.core import runner
+    exp = load_experiment(TOY)
+    whole = run_experiment(exp, tmp_path / "whole", jobs=1, chunk=100)
+    monkeypatch.setattr(runner, "PIECE", 7)
+    monkeypatch.setattr(runner, "_WARMED", set())
+    from sim.core import game
+    monkeypatch.setitem(game._COMPILE_SECONDS, "tests.toy_game", 7)
+    monkeypatch.setattr(runner._Progress, "update", _counting_update(runner._Progress.update))
+    split = run_experiment(exp, tmp_path / "split", jobs=2, chunk=100, progress=True)
+    names = sorted(p.name for p in (whole / "base").glob("shard-*"))
+    assert names == sorted(p.name for p in (split / "base").glob("shard-*")) and len(names) == 3
+    assert rows(split).equals(rows(whole))
+    assert _counting_update.pieces == -(-100 // 7) * 3          # 15 pieces per chunk of 100
+    err = capsys.readouterr().err
+    assert "preparing tests.toy_game: compiling its engine and strategies once before the workers start " \
+           "(about 7 s on the first run" in err and "preparing tests.toy_game: ready in " in err
+    assert "playing toy_test: 300/300 games, shards 3/3" in err
+
+
+def _counting_update(update):
+    _counting_update.pieces = 0
+
+    def counted(self, games, chunks_done=0):
+        _counting_update.pieces += games > 0
+        return update(self, games, chunks_done)
+    return counted
+
+
 def test_resume_after_interruption_keeps_shards_and_plays_only_missing_games(tmp_path):
     exp = load_experiment(TOY)
     out = run_experiment(exp, tmp_path, chunk=64)

@@ -23,7 +23,8 @@ from sim.core.game import PluginNotFound, find_plugin, game_names, get_game, plu
 
 SECTIONS = ("experiment", "config", "seats", "entrants", "variants", "sweep", "analysis")
 ANALYSIS_KEYS = ("min_edge",)
-EXPERIMENT_KEYS = ("name", "game", "description", "games", "seed", "chunk", "plugin_path")
+EXPERIMENT_KEYS = ("name", "game", "description", "games", "seed", "chunk", "plugin_path", "seating")
+SEATINGS = ("rotate", "fixed")     # how the seats' strategies are arranged round the table (runner.seat_orders)
 SEAT_KEYS = ("strategy", "params", "params_file")
 PARAMS_FILE_KEYS = ("strategy", "params", "tuning")   # a parameter file (strategies/tuned/, docs/tuning.md)
 NAME = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,99}")   # a folder name: no separators, not . or ..
@@ -52,6 +53,12 @@ class Experiment:
     plugin_paths: tuple = ()  # folders a plug-in game is imported from (worker processes too)
     entrants: tuple = ()      # Seats an analysis draws tables from (the skill ladder); never played by run
     analysis: dict = dataclasses.field(default_factory=dict)  # [analysis] settings: how results are read
+    seating: str = "rotate"   # "rotate": every cyclic order of the slots in turn by game index; "fixed": slot order
+    variant_seats: dict = dataclasses.field(default_factory=dict)  # variant -> its Seats, when they differ
+
+    def seats_of(self, variant: str) -> tuple:
+        """The seats of one variant: ``seats``, or fewer with several player counts."""
+        return self.variant_seats.get(variant, self.seats)
 
     def results_dir(self, out_root="results") -> Path:
         return Path(out_root) / self.name
@@ -80,14 +87,14 @@ class Experiment:
             if key.endswith("_file") and value:
                 resolved[key] = {"bytes": bytes_hash(Path(value).read_bytes())}
         if strategies is None:
-            seats = [{"strategy": s.strategy, "params": s.params} for s in self.seats]
+            seats = [{"strategy": s.strategy, "params": s.params} for s in self.seats_of(variant)]
         else:
             seats = [{"strategy": s.strategy, "params": normalised(st.params),
-                      "code": files_hash([inspect.getfile(type(st))])} for s, st in zip(self.seats, strategies)]
+                      "code": files_hash([inspect.getfile(type(st))])} for s, st in zip(self.seats_of(variant), strategies)]
         return {
             "config": stable_hash({"game": self.game, "config": resolved}),
             "content": str(game.content_hash(content)),
-            "seats": stable_hash(seats),
+            "seats": stable_hash({"seats": seats, "seating": self.seating}),
             "engine": module_source_hash(type(game).__module__, self.game in game_names()),
         }
 
@@ -231,14 +238,26 @@ def load_experiment(path) -> Experiment:
     games = _require_int(source, "experiment.games", head.get("games", 1000), 1)
     seed = _require_int(source, "experiment.seed", head.get("seed", 0), 0)
     chunk = _require_int(source, "experiment.chunk", head.get("chunk", 4096), 1)
+    seating = head.get("seating", "rotate")
+    if seating not in SEATINGS:
+        raise InputError(source, "experiment.seating", f"expected one of {', '.join(map(repr, SEATINGS))}, "
+                         f"got {shown(seating, 'toml')}")
 
     base_raw = raw.get("config", {})
     if not isinstance(base_raw, dict):
         raise InputError(source, "config", "expected a table of rule settings")
+    counts = _player_counts(source, base_raw)
+    if counts:
+        base_raw = {**base_raw, "players": counts[-1]}
     base = _build_config(game, base_raw, source, "config.")
     seats = _parse_seats(source, raw.get("seats"))
     entrants = _parse_seats(source, raw["entrants"], "entrants") if "entrants" in raw else ()
+    if counts and len(seats) == 1:
+        seats = seats * counts[-1]
     expected_slots = getattr(base, "players", len(seats))
+    if counts and len(seats) != expected_slots:
+        raise InputError(source, "seats", f"expected one [[seats]] table (every seat plays it) or {expected_slots} "
+                         f"(the largest of config.players; a count of n plays the first n), got {len(seats)}")
     if len(seats) != expected_slots:
         raise InputError(source, "seats", f"expected {expected_slots} [[seats]] tables (config.players = "
                          f"{expected_slots}; automas are not listed), got {len(seats)}")
@@ -265,8 +284,50 @@ def load_experiment(path) -> Experiment:
     for vname, conf in variants.items():
         if getattr(conf, "players", len(seats)) != len(seats):
             raise InputError(source, f"variants.{vname}.players", "a variant cannot change the number of players")
+    variant_seats = {}
+    if counts:
+        single = list(variants) == ["base"]
+        variants, variant_seats = _per_player_count(source, variants, counts, seats)
+        if single or sweep:             # the counts are (another axis of) a sweep: players=N
+            sweep = {**sweep, "players": counts}
     return Experiment(source.resolve(), name, head["game"], head.get("description", ""), games, seed, chunk,
-                      seats, variants, dict(sweep), paths, entrants, _parse_analysis(source, raw.get("analysis", {})))
+                      seats, variants, dict(sweep), paths, entrants, _parse_analysis(source, raw.get("analysis", {})),
+                      seating, variant_seats)
+
+
+def _player_counts(source: Path, base_raw: dict) -> list | None:
+    """``config.players = [2, 3, 4]``: several player counts in one experiment, or None."""
+    counts = base_raw.get("players")
+    if not isinstance(counts, list):
+        return None
+    if not counts or not all(isinstance(n, int) and not isinstance(n, bool) for n in counts) \
+            or len(set(counts)) != len(counts):
+        raise InputError(source, "config.players", f"expected a player count or a list of distinct counts, "
+                         f"got {shown(counts, 'toml')}")
+    return sorted(counts)
+
+
+def _per_player_count(source: Path, variants: dict, counts: list, seats: tuple):
+    """Each variant once per player count, named ``players=N`` (``NAME,players=N`` for named
+    variants or sweep points), with the first N seats; returns (variants, seats per variant)."""
+    out, out_seats = {}, {}
+    for vname, conf in variants.items():
+        for n in counts:
+            label = f"players={n}" if vname == "base" else f"{vname},players={n}"
+            place = "config.players" if vname == "base" else f"variants.{vname}"
+            try:
+                out[label] = dataclasses.replace(conf, players=n)
+            except TypeError:
+                raise InputError(source, "config.players", "this game has no player count to vary") from None
+            bounds = next((f.metadata.get("range") for f in dataclasses.fields(conf) if f.name == "players"), None)
+            if bounds and not bounds[0] <= n <= bounds[1]:
+                raise InputError(source, "config.players", f"expected counts from {bounds[0]} to {bounds[1]}, got {n}")
+            problem = out[label].validate() if hasattr(out[label], "validate") else None
+            if problem:
+                raise InputError(source, f"{place}.{problem[0]}" if problem[0] else place,
+                                 f"with {n} players: {problem[1]}")
+            out_seats[label] = seats[:n]
+    return out, out_seats
 
 
 def _parse_analysis(source: Path, table) -> dict:

@@ -44,16 +44,28 @@ class Game(Protocol):
     # Reports and ``summary`` then analyse which values in play shift the outcome
     # (docs/analyses.md, "Features in play"), e.g.
     # ``report_features = (Feature("favour tile", "en_tile_", "en_favour_"),)``.
+    # Optional attribute ``compile_seconds`` (a plug-in's; registered games give it to
+    # ``register_game``): about how long the first run compiles its numba kernels.
 
 
 _GAMES: dict[str, str] = {}      # name -> module defining GAME; filled by sim.games
+_COMPILE_SECONDS: dict[str, int] = {}   # name -> about how long its first run compiles (register_game)
 _PLUGIN_PATHS: list[str] = []    # folders the command line allows plug-ins from (--plugin-path)
 
 
-def register_game(name: str, module: str) -> None:
+def register_game(name: str, module: str, compile_seconds: int | None = None) -> None:
     """Register a game by name: ``module`` (a dotted path defining ``GAME``) is imported only
-    when the game is first asked for. The project's games register in ``sim/games/__init__.py``."""
+    when the game is first asked for. The project's games register in ``sim/games/__init__.py``.
+    ``compile_seconds``: about how long a fresh checkout compiles the game's numba kernels and
+    its strategies' (``python -m benchmarks.compile_times``), which a run says before it does."""
     _GAMES[name] = module
+    if compile_seconds is not None:
+        _COMPILE_SECONDS[name] = compile_seconds
+
+
+def compile_seconds(name: str, game=None) -> int | None:
+    """The registered first-run compile time of a game (a plug-in's ``GAME.compile_seconds``)."""
+    return _COMPILE_SECONDS.get(name, getattr(game, "compile_seconds", None))
 
 
 def allow_plugin_path(path) -> None:
@@ -133,6 +145,19 @@ def get_game(name: str, paths=()) -> Game:
     if game is None:
         raise PluginNotFound(f"module {name!r} defines no GAME")
     return game
+
+
+def plugin_object(path: str, paths=()):
+    """The object a dotted ``path`` names (``package.module.Name``), its module imported as
+    plug-in games are: only from an allowed place (``find_plugin``; ``paths``: extra allowed
+    folders). Raises ``PluginNotFound`` (with the reason) or the module's ImportError."""
+    module, _, attr = path.rpartition(".")
+    if not module or not attr:
+        raise PluginNotFound(f"expected a dotted path package.module.Name, got {path!r}")
+    obj = getattr(_import_plugin(module, paths), attr, None)
+    if obj is None:
+        raise PluginNotFound(f"module {module!r} defines no {attr!r}")
+    return obj
 
 
 def game_names() -> list[str]:

@@ -7,6 +7,12 @@ folder's lock. Chunks already on disk (by the game ranges the shards record) are
 interrupted run resumes where it stopped; since every random draw is keyed by (seed, game
 index), the rows do not depend on the chunk size, the number of jobs or the backend.
 
+Workers play *pieces* of at most ``PIECE`` games (a chunk's pieces are joined into its one
+shard here), so the progress bar moves every second or so, not once per chunk. Before the
+workers start, this process plays two games of the first variant (``warm_up``): the engine's
+and strategies' numba kernels compile once, here, into the on-disk cache the workers then load,
+instead of every worker compiling the same kernels at once.
+
 The runner is game- and strategy-agnostic: it receives what it plays, a ``make_strategies(exp,
 variant, game, content) -> [Strategy per seat]`` function (module level, so workers can unpickle
 it). ``sim.play`` composes it with the strategy registry.
@@ -29,11 +35,14 @@ from sim.core import results as res
 from sim.core import rng as rngmod
 from sim.core.errors import InputError, RunError
 from sim.core.experiment import Experiment
-from sim.core.game import take
+from sim.core.game import compile_seconds, take
 from sim.core.hashing import bytes_hash, stable_hash
 from sim.core.rng import StrategyRng
 
 COMPACT_FRACTION = 0.25   # drop finished games from the batch once this share is done
+PIECE = 1024              # games per worker task: the progress bar moves once per piece
+WARM_UP_GAMES = 2         # a batch of one takes other code paths (no play_to_end)
+_WARMED: set = set()      # (game, seat strategies) already warmed up in this process
 
 
 def strategy_groups(strategies):
@@ -54,9 +63,13 @@ def strategy_groups(strategies):
     return out
 
 
-def play_games(game, config, content, strategies, seed: int, game_ids: np.ndarray, on_step=None):
+def play_games(game, config, content, strategies, seed: int, game_ids: np.ndarray, on_step=None,
+               seating: str = "rotate"):
     """Play the games ``game_ids`` to the end; returns (outcome dict, game ids in outcome order).
 
+    ``strategies[i]`` is the plan of the experiment's slot i; ``seating`` (``seat_orders``) says
+    which slot's plan sits at which place of the game's own slot order, per game index: the
+    outcome's ``slot`` is always the experiment's slot (the index into ``strategies``).
     Finished games are taken out of the batch as it goes (their outcome kept), so the work per
     step follows the games still running. ``on_step(before, after, actions)`` is a hook for
     logs (it costs a copy of the state per step, so only replays use it).
@@ -65,12 +78,38 @@ def play_games(game, config, content, strategies, seed: int, game_ids: np.ndarra
     (``Strategy.play_to_end``: the engine and the strategies' choices fused, game by game); it
     must choose exactly as this loop would, so the outcome is the same either way.
     """
+    game_ids = np.asarray(game_ids, dtype=np.int64)
+    orders = seat_orders(strategies, seating)
+    parts = []
     with threadpool_limits(1):      # small matrices: BLAS threads only contend (measured 5x slower)
-        return _play_games(game, config, content, strategies, seed, game_ids, on_step)
+        for k, order in enumerate(orders):
+            ids = game_ids[game_ids % len(orders) == k]
+            if not len(ids):
+                continue
+            outcome, ids = _play_games(game, config, content, [strategies[i] for i in order], seed, ids, on_step)
+            slot = outcome["per_seat"]["slot"]
+            known = slot < len(order)                   # slots beyond the strategies are automas
+            outcome["per_seat"]["slot"] = np.where(known, order[np.where(known, slot, 0)], slot).astype(slot.dtype)
+            parts.append((outcome, ids))
+    return _concat_outcomes(parts)
+
+
+def seat_orders(strategies, seating: str = "rotate") -> np.ndarray:
+    """int[K, n]: the arrangements of the experiment's slots round the table; game i plays
+    arrangement ``i % K``, whose place j (the game's slot j) holds the plan of slot
+    ``orders[i % K, j]``. ``"fixed"``: the slot order itself (K = 1). ``"rotate"``: slot 0 first,
+    then every order of the other slots (K = (n - 1)!, lexicographic), so over each K
+    consecutive games every plan has every arrangement of neighbours once (the games draw the
+    start player themselves). One arrangement when all plans are equal (the same games)."""
+    n = len(strategies)
+    same = all(s is strategies[0] or (type(s) is type(strategies[0]) and hasattr(s, "params")
+                                      and s.params == strategies[0].params) for s in strategies)
+    if seating == "fixed" or n < 3 or same:
+        return np.arange(n, dtype=np.int64)[None, :]
+    return np.array([(0,) + rest for rest in itertools.permutations(range(1, n))], dtype=np.int64)
 
 
 def _play_games(game, config, content, strategies, seed, game_ids, on_step):
-    game_ids = np.asarray(game_ids, dtype=np.int64)
     state = game.init(config, content, game_ids, seed)
     keys = np.stack([rngmod.stream_keys(seed, game_ids, "strategy", slot) for slot in range(len(strategies))])
     groups = strategy_groups(strategies)
@@ -159,10 +198,11 @@ def play_chunk(exp: Experiment, make_strategies, variant: str, first: int, stop:
     config = exp.variants[variant]
     content = exp.content(variant) if content is None else content
     strategies = make_strategies(exp, variant, game, content)
-    outcome, ids = play_games(game, config, content, strategies, exp.seed, np.arange(first, stop))
+    outcome, ids = play_games(game, config, content, strategies, exp.seed, np.arange(first, stop),
+                              seating=exp.seating)
     meta = {"experiment": exp.name, "game_name": exp.game, "variant": variant,
             "config_hash": config_hash, "seed": exp.seed}
-    return res.long_table(outcome, meta, ids, [s.strategy for s in exp.seats])
+    return res.long_table(outcome, meta, ids, [s.strategy for s in exp.seats_of(variant)])
 
 
 def _play_task(exp: Experiment, make_strategies, variant: str, first: int, stop: int, config_hash: str,
@@ -205,40 +245,48 @@ def manifest_for(exp: Experiment, parts: dict, run: dict) -> dict:
         "version": res.MANIFEST_VERSION, "experiment": exp.name, "game_name": exp.game,
         "experiment_file": str(exp.path), "experiment_file_hash": bytes_hash(Path(exp.path).read_bytes()),
         "seed": exp.seed,
-        "variants": {v: {"config_hash": stable_hash(p), "parts": p, "config": cfg.as_dict(exp.variants[v])}
+        "variants": {v: {"config_hash": stable_hash(p), "parts": p, "config": cfg.as_dict(exp.variants[v]),
+                         **({"seats": _seats(exp.seats_of(v))} if exp.variant_seats else {})}
                      for v, p in parts.items()},
-        "seats": [{"strategy": s.strategy, "params": s.params} for s in exp.seats],
+        "seats": _seats(exp.seats),
         "runs": [run],
     }
 
 
-class _Progress:
-    """A progress bar on a terminal (chunks, games/s, time left); plain log lines otherwise."""
+def _seats(seats) -> list:
+    return [{"strategy": s.strategy, "params": s.params} for s in seats]
 
-    def __init__(self, total_chunks: int, total_games: int, enabled: bool):
+
+class _Progress:
+    """A progress bar on a terminal (games, games/s, time left); plain log lines every few
+    seconds otherwise (``make`` into a file, CI)."""
+
+    def __init__(self, total_chunks: int, total_games: int, enabled: bool, label: str = "playing"):
         self.total_chunks, self.total_games = total_chunks, total_games
         self.chunks = self.games = 0
         self.started = time.perf_counter()
         self.last_line = 0.0
         self.bar = None
+        self.label = label
         if enabled and sys.stderr.isatty():
             from tqdm import tqdm
-            self.bar = tqdm(total=total_games, unit="game", unit_scale=True, dynamic_ncols=True)
+            self.bar = tqdm(total=total_games, unit="game", unit_scale=True, dynamic_ncols=True, desc=label)
         self.enabled = enabled
 
-    def update(self, games: int):
-        self.chunks += 1
+    def update(self, games: int, chunks_done: int = 0):
+        self.chunks += chunks_done
         self.games += games
         if self.bar is not None:
             self.bar.update(games)
-            self.bar.set_postfix_str(f"chunks {self.chunks}/{self.total_chunks}")
+            self.bar.set_postfix_str(f"shards {self.chunks}/{self.total_chunks}")
             return
         now = time.perf_counter()
-        if self.enabled and (now - self.last_line > 10 or self.chunks == self.total_chunks):
+        done = self.games == self.total_games and self.chunks == self.total_chunks
+        if self.enabled and (now - self.last_line > 5 or done):
             self.last_line = now
             rate = self.games / max(now - self.started, 1e-9)
             left = (self.total_games - self.games) / rate if rate else float("nan")
-            print(f"chunks {self.chunks}/{self.total_chunks}, {self.games} games, "
+            print(f"{self.label}: {self.games:,}/{self.total_games:,} games, shards {self.chunks}/{self.total_chunks}, "
                   f"{rate:,.0f} games/s, {left:,.0f} s left", file=sys.stderr, flush=True)
 
     def close(self):
@@ -365,14 +413,91 @@ def run_experiment(exp: Experiment, make_strategies, out_root="results", jobs: i
             res.remove_partial_files(results_dir / v)
         hashes = {v: stable_hash(p) for v, p in parts.items()}
         counts = [res.missing_count(covered[v], first_game, first_game + games, chunk) for v in variants]
-        tasks = ((exp, make_strategies, v, a, b, hashes[v]) for v in variants
-                 for a, b in res.missing_ranges(covered[v], first_game, first_game + games, chunk))
-        bar = _Progress(sum(c for c, _ in counts), sum(g for _, g in counts), progress)
+        todo = [v for v, (_, g) in zip(variants, counts) if g]
+        if todo and backend == "loky":
+            warm_up(exp, make_strategies, todo[0], progress)
+        chunk_of: dict = {}                 # (variant, piece start) -> its chunk (a, b)
+
+        def tasks():
+            for v in variants:
+                for a, b in res.missing_ranges(covered[v], first_game, first_game + games, chunk):
+                    for p, q in pieces(a, b):
+                        chunk_of[v, p] = (a, b)
+                        yield exp, make_strategies, v, p, q, hashes[v]
+
+        bar = _Progress(sum(c for c, _ in counts), sum(g for _, g in counts), progress, f"playing {exp.name}")
         try:
-            with contextlib.closing(play(tasks, contents)) as results:    # closing cancels what is left
-                for v, a, b, df in results:
+            with contextlib.closing(play(tasks(), contents)) as results:    # closing cancels what is left
+                for v, a, b, df in _shards(results, chunk_of, bar):
                     res.write_shard(df, results_dir / v, a, b - 1)
-                    bar.update(b - a)
+                    bar.update(0, 1)
         finally:
             bar.close()
     return results_dir
+
+
+def pieces(a: int, b: int):
+    """The worker tasks of chunk [a, b): ranges of at most ``PIECE`` games."""
+    for p in range(a, b, PIECE):
+        yield p, min(p + PIECE, b)
+
+
+def _shards(results, chunk_of: dict, bar):
+    """Join the pieces coming back (in any order) into their chunks: yields (variant, a, b,
+    rows) once every piece of chunk [a, b) is in, its rows in game order."""
+    waiting: dict = {}
+    for v, p, q, df in results:
+        bar.update(q - p)
+        a, b = chunk_of.pop((v, p))
+        got = waiting.setdefault((v, a), {})
+        got[p] = (q - p, df)
+        if sum(n for n, _ in got.values()) == b - a:
+            del waiting[(v, a)]
+            yield v, a, b, pl.concat([got[k][1] for k in sorted(got)])
+
+
+def warm_up(exp: Experiment, make_strategies, variant: str, progress: bool) -> None:
+    """Play ``WARM_UP_GAMES`` games of ``variant`` here (results dropped), saying what it does:
+    the first run compiles the numba kernels of the engine and strategies into their on-disk
+    cache, which the workers then load instead of each compiling them again. Once per process
+    and game and seats (a sequential compare runs many rounds)."""
+    key = (exp.game, tuple(s.strategy for s in exp.seats))
+    if key in _WARMED:
+        return
+    game = exp.game_module()
+    expected = compile_seconds(exp.game, game)
+    if progress:
+        hint = f"about {expected} s on the first run, " if expected else ""
+        print(f"preparing {exp.game}: compiling its engine and strategies once before the workers start "
+              f"({hint}a second or two once cached)...", file=sys.stderr, flush=True)
+    started = time.perf_counter()
+    content = exp.content(variant)
+    with _ticking(f"preparing {exp.game}: still compiling", started, progress):
+        play_games(game, exp.variants[variant], content, make_strategies(exp, variant, game, content), exp.seed,
+                   np.arange(WARM_UP_GAMES))
+    _WARMED.add(key)
+    if progress:
+        print(f"preparing {exp.game}: ready in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def _ticking(text: str, started: float, enabled: bool, every: float = 15.0):
+    """Print ``text, N s so far`` every ``every`` seconds while the block runs (a compile that
+    takes minutes should not look like a hang)."""
+    import threading
+
+    done = threading.Event()
+
+    def tick():
+        while not done.wait(every):
+            print(f"{text}, {time.perf_counter() - started:.0f} s so far", file=sys.stderr, flush=True)
+
+    thread = threading.Thread(target=tick, daemon=True) if enabled else None
+    if thread is not None:
+        thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        if thread is not None:
+            thread.join()

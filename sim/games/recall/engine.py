@@ -1,7 +1,7 @@
 """The Recall engine: the seeded setup into the state matrix, then the compiled kernel.
 
-``setup`` reuses ``sim.games.recall.setup.deal`` (the setup the oracle agrees with) for every
-game and copies it into ``state.py``'s layout; the draws that depend on the draft (old tribes,
+``setup`` is ``sim.games.recall.setup.deal`` (the setup the oracle agrees with) vectorised over
+the batch (``setup_batch``), written straight into ``state.py``'s layout; the draws that depend on the draft (old tribes,
 item stacks) are drawn here too, as the permutations the model doc names, and applied by the
 kernel once the draft is over. ``step`` refuses illegal actions (``sim.core.game.check_legal``)
 and runs ``kernel.step_batch``. The flat action space is the model doc's table; ``Tables``
@@ -15,11 +15,12 @@ import numpy as np
 
 from sim.core import rng
 from sim.core.game import check_legal
+from sim.core.memo import per_object
 from sim.games.recall import kernel
 from sim.games.recall import state as st
-from sim.games.recall.board import build_board, fields
+from sim.games.recall.board import build_board
 from sim.games.recall.content_types import KEY_COLOURS, LETTERS, WORKSHOP_TERRAINS, Content
-from sim.games.recall.setup import deal
+from sim.games.recall.setup_batch import deal_batch
 from sim.games.recall.tables import build_tables as content_tables
 
 DRAFT_MODES = ("draft", "random", "custom")
@@ -250,113 +251,21 @@ class _Decisions:
                          zip(self.m[:, st.G_ROUND], self.m[:, st.G_KIND], self.m[:, st.G_DEC])])
 
 
-def _put(row, col, values):
-    values = list(values)
-    row[col:col + len(values)] = values
-
-
-def _setup_one(t: Tables, board, g: np.ndarray, h: np.ndarray, seed: int, game: int):
-    """One game's setup (docs/recall_model.md "Setup order") into its state and hidden rows."""
-    cfg, ct = t.config, t.content
-    n = cfg.players
-    d = deal(cfg, ct, seed, game, board)
-    g[st.G_NP] = n
-    g[st.G_START_SLOT] = d.start_slot
-    g[st.G_BAGK] = d.bag_draws
-    _put(g, st.G_BAG_ART, d.bag_artifacts)
-    _put(g, st.G_BAG_STONE, d.bag_stones)
-    _put(g, st.G_DISP_ART, [ct.setup.display_per_colour] * 4)
-    _put(g, st.G_TRIBE_DISP, [-1] * 5)
-    _put(g, st.G_ITEM_DISP, [-1] * 5)
-    _put(g, st.G_TRIBE_DISP, d.tribe_display)
-    _put(g, st.G_ITEM_DISP, d.item_display)
-    _put(g, st.G_OLD_TRIBE, [-1] * 15)
-    _put(g, st.G_REVEALED, [int(cfg.known_old_tribes)] * 3)
-    yellow = [i for i, k in enumerate(ct.key_cards) if KEY_COLOURS[k.colour] == "yellow"]
-    _put(g, st.G_YELLOW, [ct.key_cards[i].count for i in yellow])
-    shown = ct.setup.key_display
-    for col, deck, top in ((st.G_GREEN, d.green_deck, st.G_GREEN_TOP), (st.G_GREY, d.grey_deck, st.G_GREY_TOP)):
-        up = min(shown, len(deck))
-        _put(g, col, list(deck[:up]) + [-1] * (3 - up))
-        g[top] = up
-    g[st.G_GREEN_END] = len(d.green_deck)
-    _put(g, st.G_MON_DISP, d.monument_tiles)
-    _put(g, st.G_LIGHT, d.light_tokens)
-    _put(g, st.G_DARK, d.dark_tokens)
-    _put(g, st.G_PATH, d.path_cards)
-    _put(g, st.G_SIDE, d.path_sides)
-    _put(g, st.G_UPG_LETTER, d.upgrade_letters)
-    left = [0] * 6
-    for u in ct.upgrades:
-        left[u.letter] += u.count
-    _put(g, st.G_UPG_LEFT, left)
-    g[st.G_CHEST_N] = len(d.chest_stack)
-    lay = d.layout
-    _put(g, st.G_TILE, lay.tile)
-    _put(g, st.G_ROT, lay.rotation)
-    _put(g, st.G_UP, [int(x) for x in lay.face_up])
-    fl = fields(board, ct, lay)
-    nf = board.n_fields
-    g[st.G_NF] = nf
-    _put(g, st.F_TERR, fl.terrain)
-    _put(g, st.F_PIGS, fl.pigs)
-    _put(g, st.F_CAMP, fl.camp)
-    _put(g, st.F_START, [s if up else -1 for s, up in zip(fl.start, fl.face_up)])
-    _put(g, st.F_ART, [-1] * st.F_MAX)
-    for f, colour in d.artifacts:
-        g[st.F_ART + f] = colour
-    for f, stones in d.sites:
-        for c in stones:
-            g[st.F_SITE + 3 * f + c] += 1
-    for p in range(n):
-        b = st.SEAT0 + p * st.SW
-        _put(g, b + st.P_CR, ct.setup.start_crystals)
-        g[b + st.P_STONES + 3] = 1
-        g[b + st.P_SKILL] = 1
-        g[b + st.P_SUPPLY] = ct.setup.follower_units
-        g[b + st.P_START] = d.start_fields[p]
-        g[b + st.P_AVAIL + 0] = ct.key_cards[0].count
-        _put(g, b + st.P_SLOT, [-1] * 6)
-        g[b + st.P_TRIBE] = -1
-        g[b + st.P_ITEM] = -1
-        for j, goal in enumerate(d.goal_cards[p]):
-            h[st.H_GOALS + 3 * p + j] = goal
-    if cfg.tribe_draft == "random":                       # RC-V1: seat j gets display pair j
-        for p in range(n):
-            g[st.SEAT0 + p * st.SW + st.P_TRIBE] = d.tribe_display[p]
-            g[st.SEAT0 + p * st.SW + st.P_ITEM] = d.item_display[p]
-            g[st.G_TRIBE_DISP + p] = -1
-            g[st.G_ITEM_DISP + p] = -1
-    _put(h, st.H_CHEST, d.chest_stack)
-    _put(h, st.H_GREEN, d.green_deck)
-    _put(h, st.H_GREY, d.grey_deck)
-    keys = lambda purpose: rng.stream_keys(seed, [game], purpose)  # noqa: E731
-    r_t, r_i = len(ct.tribes) - n, len(ct.items) - n
-    _put(h, st.H_OLDT, rng.permutations(keys("old_tribes"), r_t)[0])
-    _put(h, st.H_OLDI, rng.permutations(keys("old_items"), r_i)[0])
-    for k in range(1, st.CHEST_RESHUFFLES + 1):             # RC-A27: the k-th reshuffle's key
-        key = int(rng.stream_keys(seed, [game], "chests", k)[0])
-        _put(h, st.H_CHEST_KEYS + 4 * (k - 1), [(key >> (16 * w)) & 0xFFFF for w in range(4)])
-    g[st.G_CARD] = g[st.G_FIELD] = g[st.G_KUP] = -1
-    for p in range(n):
-        b = st.SEAT0 + p * st.SW
-        _put(g, b + st.P_UPG, [-1] * 6)
-        _put(g, b + st.P_PATHS, [-1] * 3)
-    g[st.G_PHASE] = st.PH_SOLO
-
-
 def setup(t: Tables, game_ids, seed: int) -> st.State:
-    """Every game's setup up to its first decision (a Python loop over ``deal``, once per game)."""
+    """Every game's setup up to its first decision (``setup_batch``: ``setup.deal`` vectorised)."""
     game_ids = np.asarray(game_ids, dtype=np.int64)
     s = st.empty_state(t, len(game_ids))
     s.gid[:] = game_ids
     s.bag_key[:] = rng.stream_keys(seed, game_ids, "bag")
     for w in range(4):                                     # the kernel's copy (kernel/explore.py)
         s.hidden[:, st.H_BAGKEY + w] = (s.bag_key >> np.uint64(16 * w)) & np.uint64(0xFFFF)
-    board = build_board(t.content.map)
-    for b, game in enumerate(game_ids):
-        _setup_one(t, board, s.m[b], s.hidden[b], seed, int(game))
+    deal_batch(t, _board(t.content), s.m, s.hidden, seed, game_ids)
     return s
+
+
+@per_object
+def _board(content: Content):
+    return build_board(content.map)
 
 
 def _run(s: st.State, actions, decide: bool) -> st.State:

@@ -1,24 +1,31 @@
-"""Recall on the shared game contract (sim/core/game.py): the ``GAME`` object, part 1.
+"""Recall on the shared game contract (sim/core/game.py): the ``GAME`` object.
 
 Rules: /work/shared/specs/recall.md and recall_addendum.md; content: docs/recall_content.md;
-positions: docs/recall_positions.md. This part has the content, the board, the seeded setup and
-final scoring. The compiled engine (docs/recall_engine.md) plays the setup and much of the turn
-but stops a game at a rule it does not compile yet; ``init`` and the play methods join ``GAME``
-once every game can end (until then an experiment of Recall is refused, sim/core/experiment.py).
-``outcome`` scores finished engine games with scoring.py.
+positions: docs/recall_positions.md; the engine: docs/recall_engine.md. ``outcome`` scores
+finished games with scoring.py (the results columns: docs/results_schema.md, "Recall"). While
+the engine stops a game at a rule it does not compile yet (``K_STOP``), ``done`` and
+``outcome`` turn that stop into an error naming the game and the rule (``check_stops``): a run
+fails instead of writing a wrong row.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from sim.core import rng
+from sim.core.errors import RunError
 from sim.games.recall import engine
 from sim.games.recall import state as st
 from sim.games.recall.config import Config
 from sim.games.recall.content import content_hash, load_content
 from sim.games.recall.board import build_board
-from sim.games.recall.content_types import BUILDINGS, GOAL_KINDS, LETTERS, PATHS
-from sim.games.recall.scoring import Components, EndState, final_scoring, ranks, scoring_tables, solo_goals
+from sim.games.recall.content_types import BUILDINGS, GOAL_KINDS, LETTERS, PATHS, SIDES, TRACKS
+from sim.games.recall.scoring import (
+    Components, EndState, final_scoring, path_points, ranks, scoring_tables, solo_goals,
+)
+from sim.games.recall.log import describe
+from sim.games.recall.observe import observe, sample_state
 from sim.games.recall.setup_view import describe_setup
+from sim.games.recall.value import position_value
 
 
 def end_state(s) -> EndState:
@@ -39,9 +46,8 @@ def end_state(s) -> EndState:
             discs[:, :, pos] |= paths[:, :, sector] == pos
     goals = np.zeros((B, n, len(ct.goal_cards)), dtype=np.int64)
     held = s.hidden[:, st.H_GOALS:st.H_GOALS + 3 * st.MAXP].reshape(B, st.MAXP, 3)[:, :n]
-    for j in range(3):
-        for b, p in zip(*np.nonzero(held[:, :, j] >= 0)):
-            goals[b, p, held[b, p, j]] = 1
+    b, p, j = np.nonzero(held >= 0)
+    goals[b, p, held[b, p, j]] = 1
     zeros = np.zeros((B, n), dtype=np.int64)
     built = _buildings(s)
     return EndState(
@@ -129,17 +135,26 @@ def outcome_of(s) -> dict:
     if solo is not None:
         share = solo.astype(float)                                   # RC-V13, RC-V14
     per_seat = {"score": sheet["score"], "score_track": sheet["score_track"]}
-    for name in PATHS:
-        per_seat[f"score_{name}"] = sheet[f"score_path_{name}"]
+    base, _ = path_points(scoring_tables(ct), e)
+    for i, name in enumerate(PATHS):                                 # RC-E4, RC-E5: base + specialisation
+        per_seat[f"score_{name}_base"] = base[:, :, i]
+        per_seat[f"score_{name}_spec"] = sheet[f"score_path_{name}"] - base[:, :, i]
     for name in ("score_leftover", "score_pigs", "score_purple", "score_goal"):
         per_seat[name] = sheet[name]
     per_seat["rank"], per_seat["win_share"] = rank, share
-    per_seat["slot"] = (s.m[:, st.G_START_SLOT].astype(np.int64)[:, None] + np.arange(n)[None, :]) % n
+    per_seat["slot"] = slot_of(s)
     tribes = np.array([x.id for x in ct.tribes])
     items = np.array([x.id for x in ct.items])
     per_seat["tribe"] = per_seat["faction"] = tribes[s.seat(st.P_TRIBE)[:, :n, 0]]
     per_seat["is_automa"] = np.zeros((B, n), dtype=bool)
     per_seat["item"] = items[s.seat(st.P_ITEM)[:, :n, 0]]
+    per_seat.update(_path_columns(s))
+    goals = s.hidden[:, st.H_GOALS:st.H_GOALS + 3 * st.MAXP].reshape(B, st.MAXP, 3)[:, :n]
+    ids = np.array([g.id for g in ct.goal_cards] + ["none"])
+    kept = np.sort(np.where(goals >= 0, goals, len(ct.goal_cards)), axis=2)
+    per_seat["rc_goal"] = np.array(["+".join(x for x in ids[row] if x != "none") or "none"
+                                    for row in kept.reshape(-1, 3)]).reshape(B, n)
+    per_seat["rc_goal_met"] = sheet["score_goal"] > 0
     per_seat["rc_recalls"] = s.seat(st.P_RECALLS)[:, :n, 0].astype(np.int64)
     per_seat["rc_explorations"] = s.seat(st.P_EXPL)[:, :n, 0].astype(np.int64)
     per_seat["rc_crystals_lost"] = s.seat(st.P_CR_LOST)[:, :n, 0].astype(np.int64)
@@ -148,25 +163,154 @@ def outcome_of(s) -> dict:
     for i, letter in enumerate(LETTERS):
         per_seat[f"rc_plays_{letter}"] = plays[:, :, i]
     per_seat["rc_unlocked"] = e.old_tribes
-    per_seat["rc_goal_met"] = sheet["score_goal"] > 0
+    unlocked = s.seat(st.P_UNLOCK, 3)[:, :n].astype(np.int64)
+    for k, track in enumerate(TRACKS):
+        per_seat[f"rc_unlocked_{track}"] = unlocked[:, :, k]
     rounds = ct.time_board.spaces - 1
     per_game = {"rounds": np.full(B, rounds), "turns": np.full(B, rounds * n), "rc_guard_hits": s.m[:, st.G_GUARD].astype(np.int64),
                 "end_reason": np.full(B, "hourglass"), "start_slot": s.m[:, st.G_START_SLOT].astype(np.int64)}
+    per_game.update(_feature_columns(s))
+    per_seat.update(_held_columns(s))
     return {"per_seat": per_seat, "per_game": per_game}
+
+
+def slot_of(s) -> np.ndarray:
+    """int[B, n]: experiment slot of each seat (seat 0 is the start player's slot, RC-S28)."""
+    n = s.t.config.players
+    return (s.m[:, st.G_START_SLOT].astype(np.int64)[:, None] + np.arange(n)[None, :]) % n
+
+
+def _path_columns(s) -> dict:
+    """Per seat, the path card chosen in each sector (RC-R184..R186) and its side: ``rc_path_<k>``
+    (card id, ``none`` before / without a choice) and ``rc_path_side_<k>`` (``a`` / ``b`` / ``none``)."""
+    ct, n, B = s.t.content, s.t.config.players, s.batch
+    cards = np.array([c.id for c in ct.path_cards] + ["none"])
+    sides = np.array(list(SIDES) + ["none"])
+    pos = s.seat(st.P_PATHS, 3)[:, :n].astype(np.int64)              # [B, n, 3] position 0..5 or -1
+    rows = np.arange(B)[:, None]
+    out = {}
+    for k in range(3):
+        at = np.maximum(pos[:, :, k], 0)
+        chosen = pos[:, :, k] >= 0
+        card = s.m[:, st.G_PATH:st.G_PATH + 6].astype(np.int64)[rows, at]
+        side = s.m[:, st.G_SIDE:st.G_SIDE + 6].astype(np.int64)[rows, at]
+        out[f"rc_path_{k + 1}"] = cards[np.where(chosen, card, len(ct.path_cards))]
+        out[f"rc_path_side_{k + 1}"] = sides[np.where(chosen, side, len(SIDES))]
+    return out
+
+
+def _tribes_in_play(s, col: int, disp: int, names) -> np.ndarray:
+    """[B, n + 1] ids on the table: each seat's (seat order), then the display pair left (``none``
+    when every pair is taken: RC-V1 leaves pair n)."""
+    n = s.t.config.players
+    own = s.seat(col)[:, :n, 0].astype(np.int64)
+    left = s.m[:, disp:disp + n + 1].astype(np.int64).max(axis=1)   # the one display entry not taken (-1 none)
+    ids = np.array(list(names) + ["none"])
+    return ids[np.concatenate([own, np.where(left >= 0, left, len(names))[:, None]], axis=1)]
+
+
+def _feature_columns(s) -> dict:
+    """Per game, the values in play (``GAME.report_features``): tribes and items on the table
+    (``rc_tribe_<k>``, ``rc_item_<k>``: seat k's, k = n the pair left), old tribes (``rc_old_<track>``),
+    path cards with their sides (``rc_side_<position>`` = ``<card>_<a|b>``, positions 1..6 top
+    to bottom) and the upgrade letter at each upgrade symbol (``rc_upgrade_<symbol>``)."""
+    ct, n = s.t.content, s.t.config.players
+    out = {}
+    tribes = _tribes_in_play(s, st.P_TRIBE, st.G_TRIBE_DISP, [x.id for x in ct.tribes])
+    items = _tribes_in_play(s, st.P_ITEM, st.G_ITEM_DISP, [x.id for x in ct.items])
+    for k in range(n + 1):
+        out[f"rc_tribe_{k}"] = tribes[:, k]
+        out[f"rc_item_{k}"] = items[:, k]
+    old = np.array([x.id for x in ct.tribes] + ["none"])
+    for t, track in enumerate(TRACKS):
+        o = s.m[:, st.G_OLD_TRIBE + t].astype(np.int64)
+        out[f"rc_old_{track}"] = old[np.where(o >= 0, o, len(ct.tribes))]
+    cards = np.array([c.id for c in ct.path_cards])
+    for pos in range(6):
+        out[f"rc_side_{pos + 1}"] = np.char.add(np.char.add(cards[s.m[:, st.G_PATH + pos]], "_"),
+                                                np.array(SIDES)[s.m[:, st.G_SIDE + pos]])
+    for i in range(len(ct.upgrade_symbols)):
+        out[f"rc_upgrade_{i + 1}"] = np.array(LETTERS)[s.m[:, st.G_UPG_LETTER + i]]
+    return out
+
+
+def _held_columns(s) -> dict:
+    """Per seat, which value in play it holds (same suffixes as ``_feature_columns``): its own
+    tribe and item slot, the old tribes it unlocked (RC-R169), the path positions with its disc."""
+    n, B = s.t.config.players, s.batch
+    out = {}
+    me = np.arange(n)[None, :] == np.arange(n + 1)[:, None, None]     # [n + 1, 1, n]
+    for k in range(n + 1):
+        out[f"rc_has_tribe_{k}"] = np.broadcast_to(me[k], (B, n)).astype(np.int64)
+        out[f"rc_has_item_{k}"] = out[f"rc_has_tribe_{k}"]
+    unlocked = s.seat(st.P_UNLOCK, 3)[:, :n].astype(np.int64)
+    for t, track in enumerate(TRACKS):
+        out[f"rc_has_old_{track}"] = unlocked[:, :, t]
+    pos = s.seat(st.P_PATHS, 3)[:, :n].astype(np.int64)
+    for p in range(6):
+        out[f"rc_has_side_{p + 1}"] = (pos == p).any(axis=2).astype(np.int64)
+    return out
+
+
+def play_uniform(s, keys, n_strategies: int):
+    """Every game to its end (or to an engine stop), each decision a uniform random legal action
+    drawn exactly as the runner's loop with the ``random`` strategy draws it (``keys[slot, game]``
+    at the game's decision counter, the rank ``floor(u x legal count)`` of ``strategies.base.choose_uniform``),
+    without observations: one compiled ``step_batch`` per decision of the batch."""
+    keys = np.asarray(keys, dtype=np.uint64)
+    slots = slot_of(s)
+    decisions = np.zeros(s.batch, dtype=np.int64)
+    actions = np.zeros(s.batch, dtype=np.int64)
+    t = s.t
+    while True:
+        kind = s.m[:, st.G_KIND]
+        live = np.flatnonzero((kind != st.K_DONE) & (kind != st.K_STOP))
+        if not len(live):
+            return s
+        slot = slots[live, s.m[live, st.G_DEC]]
+        ok = slot < n_strategies
+        u = rng.uniform(keys[np.where(ok, slot, 0), live], decisions[live] * 1024)
+        actions[:] = 0
+        legal = s.legal[live]
+        count = legal.sum(axis=1)
+        rank = np.minimum((u * count).astype(np.int64), np.maximum(count - 1, 0))
+        actions[live] = np.where(ok, np.argmax(np.cumsum(legal, axis=1) > rank[:, None], axis=1), 0)
+        decisions[live] += 1
+        engine.kernel.step_batch(s.m, s.hidden, s.legal, t.C, t.tab, t.atoms, actions, True)
+
+
+def check_stops(s) -> None:
+    """Turn a game the engine stopped (``K_STOP``: a rule not compiled yet) into an error naming
+    the game and the rule, so that no silent wrong row can come out of it."""
+    stopped = np.flatnonzero(s.m[:, st.G_KIND] == st.K_STOP)
+    if len(stopped):
+        i = int(stopped[0])
+        raise RunError("recall engine", f"game {int(s.gid[i])}",
+                       f"stopped at a rule it does not compile yet ({st.STOP_REASONS[int(s.m[i, st.G_STOP])]}, "
+                       f"round {int(s.m[i, st.G_ROUND]) + 1}, seat {int(s.m[i, st.G_ACTIVE])}; docs/recall_engine.md, "
+                       f"'Not compiled yet')" + (f"; {len(stopped) - 1} more games of the batch too" if len(stopped) > 1 else ""))
 
 
 class Recall:
     name = "recall"
     Config = Config
+    # Which values in play shift the outcome (docs/analyses.md, "Features in play").
+    # (name, in-play prefix, held prefix, values left out): analyses.features.Feature's fields.
+    report_features = (("tribe", "rc_tribe_", "rc_has_tribe_", ("none",)),
+                       ("item", "rc_item_", "rc_has_item_", ("none",)),
+                       ("old tribe", "rc_old_", "rc_has_old_", ("none",)),
+                       ("path side", "rc_side_", "rc_has_side_"),
+                       ("upgrade letter", "rc_upgrade_"))
 
+    def __init__(self):
+        self._tables = {}
+
+    # ---- content and action space ------------------------------------------------------
     def load_content(self, config, source: str = "<config>"):
         return load_content(config, source)
 
     def content_hash(self, content) -> str:
         return content_hash(content)
-
-    def outcome(self, state) -> dict:
-        return outcome_of(state)
 
     def num_actions(self, content) -> int:
         return len(engine.action_names(content))
@@ -176,6 +320,60 @@ class Recall:
 
     def seats(self, config) -> int:
         return config.seats
+
+    def tables(self, config, content):
+        key = (repr(config), id(content))
+        t = self._tables.get(key)
+        if t is None or t.content is not content:
+            t = engine.build_tables(config, content)
+            self._tables[key] = t
+        return t
+
+    # ---- play ----------------------------------------------------------------------------
+    def init(self, config, content, game_ids, seed: int):
+        return engine.init(self.tables(config, content), np.asarray(game_ids), seed)
+
+    def legal_actions(self, state) -> np.ndarray:
+        return state.legal
+
+    def decider(self, state) -> np.ndarray:
+        return state.m[:, st.G_DEC].astype(np.int64)
+
+    def kind(self, state) -> np.ndarray:
+        """int[B]: the decision's ``state.KIND_NAMES`` index, -1 over."""
+        return state.m[:, st.G_KIND].astype(np.int64)
+
+    def step(self, state, actions):
+        return engine.step(state, actions)
+
+    def play_uniform(self, state, keys, n_strategies: int):
+        """Random play in compiled steps (``RandomStrategy.play_to_end``); same games as the loop."""
+        return play_uniform(state, keys, n_strategies)
+
+    def done(self, state) -> np.ndarray:
+        """bool[B] games over; a game the engine stopped is an error (``check_stops``)."""
+        check_stops(state)
+        return state.m[:, st.G_KIND] == st.K_DONE
+
+    def slot_of(self, state) -> np.ndarray:
+        return slot_of(state)
+
+    def outcome(self, state) -> dict:
+        check_stops(state)
+        return outcome_of(state)
+
+    # ---- information, strategies, logs, positions --------------------------------------
+    def observe(self, state, players):
+        return observe(state, players)
+
+    def sample_state(self, obs, keys):
+        return sample_state(obs, keys)
+
+    def position_value(self, state, players, weights):
+        return position_value(state, players, weights)
+
+    def describe(self, before, after, action: int) -> list[str]:
+        return describe(before, after, action)
 
     def describe_setup(self, config, content, seed: int, game_index: int) -> str:
         return describe_setup(config, content, seed, game_index)

@@ -1,16 +1,72 @@
 """Readable log lines of one step, for ``python -m sim replay``.
 
-``describe(before, after, action)`` gets two batch-of-one states: the decision is named from
-``before``; what it set off (tribes and items taken, start fields, old tribes dealt) from the
-differences to ``after``.
+``describe(before, after, action)`` gets two batch-of-one states: the decision (round, seat,
+kind, the action's name from the model doc's action space) is named from ``before``; what it
+set off from the differences to ``after``: per seat the score, purple points, crystals,
+knowledge steps, stones, followers, key cards, chests and artifacts that changed, the tribes
+and items taken, the old tribes dealt, the path cards chosen, a new round and the end.
 """
 from __future__ import annotations
 
+import numpy as np
+
+from sim.core.memo import per_object
 from sim.games.recall import state as st
+from sim.games.recall.content_types import ARTIFACT_COLOURS, CRYSTALS, TRACKS
+from sim.games.recall.effects import format_atom
+from sim.games.recall.tables import build_tables, decode
+
+STONES = TRACKS + ("own",)
 
 
 def _seat_value(s, p: int, c: int) -> int:
     return int(s.m[0, st.seat_col(p, c)])
+
+
+def _block(s, p: int, c: int, n: int) -> np.ndarray:
+    return s.m[0, st.seat_col(p, c):st.seat_col(p, c) + n].astype(np.int64)
+
+
+def _changes(before, after, p: int) -> list[str]:
+    """What changed in seat ``p``'s block, as short ``name +d`` / ``name a->b`` items."""
+    ct = before.t.content
+    out = []
+    for label, col in (("score", st.P_SCORE), ("purple", st.P_PURPLE), ("supply followers", st.P_SUPPLY)):
+        d = _seat_value(after, p, col) - _seat_value(before, p, col)
+        if d:
+            out.append(f"{label} {d:+d}")
+    for label, col, names in (("crystals", st.P_CR, CRYSTALS), ("track", st.P_TRK, TRACKS),
+                              ("stones", st.P_STONES, STONES), ("artifacts", st.P_ARTS, ARTIFACT_COLOURS)):
+        b, a = _block(before, p, col, len(names)), _block(after, p, col, len(names))
+        for i in np.flatnonzero(a != b):
+            out.append(f"{label} {names[i]} {b[i]}->{a[i]}")
+    kinds = len(ct.key_cards)
+    b, a = _block(before, p, st.P_AVAIL, kinds), _block(after, p, st.P_AVAIL, kinds)
+    for k in np.flatnonzero(a != b):
+        out.append(f"key cards {ct.key_cards[k].id} {b[k]}->{a[k]}")
+    b, a = _block(before, p, st.P_CHESTS, len(ct.chest_tiles)), _block(after, p, st.P_CHESTS, len(ct.chest_tiles))
+    for k in np.flatnonzero(a != b):
+        out.append(f"chest {ct.chest_tiles[k].id} {b[k]}->{a[k]}")
+    b, a = _block(before, p, st.P_FOL, st.F_MAX), _block(after, p, st.P_FOL, st.F_MAX)
+    for f in np.flatnonzero(a != b):
+        out.append(f"followers on {before.t.field_names[f]} {b[f]}->{a[f]}")
+    return out
+
+
+@per_object
+def _effects(content):
+    return build_tables(content)
+
+
+def _pending(before, i: int) -> str:
+    """The text of pending effect ``i`` of the turn (its item as written, a ``DEV:1`` split off or
+    a ``MOVE:m`` of UNITS), e.g. ``BUY{W:1->1}``."""
+    e, item, _, kind = (int(x) for x in before.m[0, st.G_PEND + st.PEND_W * i:st.G_PEND + st.PEND_W * (i + 1)])
+    if kind == 1:
+        return "DEV:1"
+    if kind >= 2:
+        return f"MOVE:{kind - 2}"
+    return " | ".join(format_atom(a) for a in decode(_effects(before.t.content), e)[item])
 
 
 def describe(before, after, action: int) -> list[str]:
@@ -22,6 +78,8 @@ def describe(before, after, action: int) -> list[str]:
     lines = []
     if kind == st.K_START_FIELD:
         lines.append(f"{head}: starts on start field {_seat_value(after, 0, st.P_START)}")
+    elif kind == st.K_EFFECT and name.startswith("pick:"):
+        lines.append(f"{head}: {name} ({_pending(before, int(name[5:]))})")
     else:
         lines.append(f"{head}: {name}")
     n = int(before.m[0, st.G_NP])
@@ -30,10 +88,23 @@ def describe(before, after, action: int) -> list[str]:
             x0, x1 = _seat_value(before, q, col), _seat_value(after, q, col)
             if x1 != x0 and x1 >= 0:
                 lines.append(f"  seat {q} takes the {what} {names[x1].id}")
+        b, a = _block(before, q, st.P_PATHS, 3), _block(after, q, st.P_PATHS, 3)
+        for k in np.flatnonzero(a != b):
+            card = ct.path_cards[int(after.m[0, st.G_PATH + a[k]])].id
+            lines.append(f"  seat {q} puts its disc on path card {card} (position {a[k] + 1})")
+        changed = _changes(before, after, q)
+        if changed:
+            lines.append(f"  seat {q}: " + ", ".join(changed))
     if int(before.m[0, st.G_OLD_TRIBE]) < 0 <= int(after.m[0, st.G_OLD_TRIBE]):
         lines.append("  old tribes and item stacks dealt face down"
                      + (" (face up: " + ", ".join(ct.tribes[int(x)].id for x in after.m[0, st.G_OLD_TRIBE:st.G_OLD_TRIBE + 3])
                         + ")" if int(after.m[0, st.G_REVEALED]) else ""))
-    if int(after.m[0, st.G_KIND]) == st.K_MAIN and int(before.m[0, st.G_KIND]) != st.K_MAIN:
+    after_kind = int(after.m[0, st.G_KIND])
+    if after_kind == st.K_DONE:
+        lines.append("  the hourglass has run out: the game is over (RC-R7)")
+    elif after_kind == st.K_STOP:
+        lines.append(f"  the engine stops here: a rule not compiled yet ({st.STOP_REASONS[int(after.m[0, st.G_STOP])]})")
+    elif int(after.m[0, st.G_ROUND]) != int(before.m[0, st.G_ROUND]) or (
+            after_kind == st.K_MAIN and int(before.m[0, st.G_KIND]) in (st.K_DRAFT, st.K_START_FIELD)):
         lines.append(f"  round {int(after.m[0, st.G_ROUND]) + 1} begins: seat {int(after.m[0, st.G_DEC])} to play")
     return lines

@@ -1,0 +1,65 @@
+"""A quick position value of Recall for the lookahead strategies (generic ``lookahead``, ``rc_greedy``).
+
+The value of a seat is its final score if the game were scored now (``scoring.final_scoring``
+on ``game.end_state``: score track, path cards, leftovers, purple points; goal cards left out,
+they are met or not only at the end) plus weighted resources that become points later:
+crystals, key cards, knowledge steps and followers on the map, and for the active seat the items
+of its turn still to resolve (``pending``: the pending list, plus one while an item is being
+resolved at a decision of its own, so that ending an effect early is not free); minus
+``opponents`` x the best other seat's value. A state the engine stopped (``K_STOP``: a rule not compiled yet) is worth
+``STOPPED``, so that lookahead players keep to the compiled rules while the engine is not
+complete (no effect once nothing stops).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.games.recall import state as st
+from sim.games.recall.scoring import final_scoring, scoring_tables
+from sim.core.memo import per_object
+
+DEFAULTS = {"final": 1.0, "purple": 0.0, "crystals": 0.3, "keys": 0.5, "tracks": 0.5, "followers": 0.3,
+            "pending": 0.5, "opponents": 0.0}
+STOPPED = -1e9
+# decisions that are not part of resolving an item (every other kind is: place, buy, move_to, ...)
+OUTSIDE_ITEMS = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end", "path",
+                 "goal", "stopped")
+
+
+@per_object
+def _tables(content):
+    return scoring_tables(content)
+
+
+def components(s) -> dict:
+    """float[B, n] per weight of ``DEFAULTS`` but opponents."""
+    from sim.games.recall.game import end_state
+    t, n = s.t, s.t.config.players
+    e = end_state(s)
+    sheet = final_scoring(_tables(t.content), e, t.config.goal_stones, np.zeros((s.batch, n), dtype=bool))
+    m = s.m
+    inside = np.array([k not in OUTSIDE_ITEMS for k in st.KIND_NAMES] + [False])[m[:, st.G_KIND]]   # -1: over
+    left = m[:, st.G_PEND_N] + inside
+    pending = np.where(np.arange(n)[None, :] == m[:, st.G_ACTIVE][:, None], left[:, None], 0)
+    return {"final": sheet["score"].astype(float), "purple": e.purple.astype(float),
+            "crystals": e.crystals.sum(axis=2).astype(float), "keys": e.keys.sum(axis=2).astype(float),
+            "tracks": e.tracks.sum(axis=2).astype(float), "followers": e.followers.astype(float),
+            "pending": pending.astype(float)}
+
+
+def position_value(s, players, weights) -> np.ndarray:
+    """float[B]: the value of seat ``players[b]`` in game b (module doc)."""
+    w = {**DEFAULTS, **(weights or {})}
+    unknown = set(w) - set(DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown position_value weights {sorted(unknown)}; expected {sorted(DEFAULTS)}")
+    parts = components(s)
+    total = sum(w[k] * v for k, v in parts.items())
+    me = np.asarray(players, dtype=np.int64)
+    rows = np.arange(len(me))
+    own = total[rows, me]
+    if total.shape[1] == 1:
+        return np.where(s.m[:, st.G_KIND] == st.K_STOP, STOPPED, own)
+    others = np.where(np.arange(total.shape[1])[None, :] == me[:, None], -np.inf, total).max(axis=1)
+    own = own - w["opponents"] * others
+    return np.where(s.m[:, st.G_KIND] == st.K_STOP, STOPPED, own)

@@ -1,0 +1,270 @@
+"""Recall as a playable game of the toolkit: the engine-stop guard, observations that hide what a
+player may not know (RC-A68), sampled states, the results columns and the strategies.
+
+While the engine does not compile every rule, the games here are played by ``COMPILED`` seats:
+the generic lookahead with every weight 0, i.e. uniform among the legal actions whose result
+(on a state sampled from the observation) does not reach a rule not compiled yet. Once nothing
+stops, that is uniform random play.
+"""
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from sim.core import config as cfgmod
+from sim.core import rng
+from sim.core.errors import RunError
+from sim.core.game import take
+from sim.core.experiment import load_experiment
+from sim.core.results import scan
+from sim.core.rng import StrategyRng
+from sim.games.recall import state as st
+from sim.games.recall.game import GAME
+from sim.games.recall.observe import observe, sample_state
+from sim.games.recall.value import STOPPED, position_value
+from sim.play import make_strategies, run_experiment
+from strategies import registry
+from tests.recall_games import ending_range
+from tests.scaffold import assert_score_sheets, rows, write_experiment
+
+ZERO = {"final": 0.0, "crystals": 0.0, "keys": 0.0, "tracks": 0.0, "followers": 0.0, "pending": 0.0}
+COMPILED = ('strategy = "lookahead"\nparams.weights = {final = 0.0, crystals = 0.0, keys = 0.0, tracks = 0.0, '
+            'followers = 0.0, pending = 0.0}\n')
+COMPONENTS = (["score_track", "score_leftover", "score_pigs", "score_purple", "score_goal"]
+              + [f"score_{p}_{k}" for p in ("knowledge", "ancestors", "saints", "efficiency", "ambition", "power")
+                 for k in ("base", "spec")])
+
+
+def experiment(name: str, seats: list[str], players: int, games: int = 12, extra: str = "") -> str:
+    body = "".join(f"[[seats]]\n{s}" for s in seats)
+    return (f'[experiment]\nname = "{name}"\ngame = "recall"\ngames = {games}\nseed = 5\nchunk = 5\n\n'
+            f"[config]\nplayers = {players}\n{extra}\n\n{body}")
+
+
+def _setup(players: int, **overrides):
+    config = cfgmod.build(GAME.Config, {"players": players, **overrides}, "test", "")
+    content = GAME.load_content(config)
+    return config, content
+
+
+def _live(s) -> np.ndarray:
+    kind = s.m[:, st.G_KIND]
+    return (kind != st.K_DONE) & (kind != st.K_STOP)
+
+
+def _play(state, strategy, decisions: int, seed: int = 0):
+    """``decisions`` steps of every live game with one strategy for every seat."""
+    n = state.t.config.players
+    keys = np.stack([rng.stream_keys(seed, state.gid, "strategy", k) for k in range(n)])
+    for d in range(decisions):
+        live = np.flatnonzero(_live(state))
+        if not len(live):
+            break
+        state = take(state, live)
+        dec = GAME.decider(state)
+        srng = StrategyRng(keys[dec, live], np.full(len(live), d))
+        keys = keys[:, live]
+        state = GAME.step(state, strategy.act(GAME.observe(state, dec), state.legal, srng))
+    return state
+
+
+# ---- the engine-stop guard -------------------------------------------------------------------------
+
+def test_a_game_the_engine_stopped_is_an_error_naming_the_game_and_the_rule():
+    """A game at ``K_STOP`` (a rule not compiled yet) never gives a row: ``done`` and ``outcome``
+    raise one line naming the game index and the rule."""
+    config, content = _setup(2)
+    s = GAME.init(config, content, np.arange(40, 44), 1)
+    assert not GAME.done(s).any()
+    s.m[2, st.G_KIND] = st.K_STOP
+    s.m[2, st.G_STOP] = st.STOP_REASONS.index("ability")
+    for call in (GAME.done, GAME.outcome):
+        with pytest.raises(RunError) as err:
+            call(s)
+        assert "game 42" in str(err.value) and "(ability," in str(err.value) and "\n" not in str(err.value)
+
+
+# ---- observations (RC-A68) -------------------------------------------------------------------------
+
+def _perturb(s, viewer, seed):
+    """A copy of ``s`` with everything ``viewer`` may not know dealt differently: the chest stack
+    below the tiles drawn, the green and grey decks below the cards turned, the other seats'
+    goal cards, the bag's future draws, the undealt old-tribe draws, the unrevealed old tribes
+    and item stacks, and the face-down area tiles (swapped between slots)."""
+    r = np.random.default_rng(seed)
+    o = take(s, np.arange(s.batch))
+    ct = s.t.content
+    for b in range(s.batch):
+        h, m = o.hidden[b], o.m[b]
+        for col, top, n in ((st.H_CHEST, m[st.G_CHEST_TOP], m[st.G_CHEST_N]),
+                            (st.H_GREEN, m[st.G_GREEN_TOP], st.DECK_MAX), (st.H_GREY, m[st.G_GREY_TOP], st.DECK_MAX)):
+            part = h[col + top:col + n]
+            n_real = int((part >= 0).sum())
+            part[:n_real] = r.permutation(part[:n_real])
+        goals = h[st.H_GOALS:st.H_GOALS + 3 * st.MAXP].reshape(st.MAXP, 3)
+        others = [p for p in range(s.t.config.players) if p != viewer[b]]
+        free = [g for g in range(len(ct.goal_cards)) if g not in goals[viewer[b]]]
+        free = list(r.permutation(free))
+        for p in others:
+            for j in range(3):
+                if goals[p, j] >= 0:
+                    goals[p, j] = free.pop()
+        n = s.t.config.players
+        h[st.H_OLDT:st.H_OLDT + len(ct.tribes) - n] = r.permutation(len(ct.tribes) - n)
+        h[st.H_OLDI:st.H_OLDI + len(ct.items) - n] = r.permutation(len(ct.items) - n)
+        hidden_tracks = [t for t in range(3) if m[st.G_REVEALED + t] == 0 and m[st.G_OLD_TRIBE + t] >= 0]
+        if len(hidden_tracks) >= 2:
+            order = r.permutation(hidden_tracks)
+            tribes = m[st.G_OLD_TRIBE:st.G_OLD_TRIBE + 3].copy()
+            items = m[st.G_OLD_ITEMS:st.G_OLD_ITEMS + 12].reshape(3, 4).copy()
+            for a, c in zip(hidden_tracks, order):
+                m[st.G_OLD_TRIBE + a] = tribes[c]
+                m[st.G_OLD_ITEMS + 4 * a:st.G_OLD_ITEMS + 4 * a + 4] = items[c]
+        down = [k for k in range(len(ct.map.slots)) if m[st.G_UP + k] == 0]
+        if len(down) >= 2:
+            a, c = r.choice(down, 2, replace=False)
+            for col in (st.G_TILE, st.G_ROT):
+                m[col + a], m[col + c] = m[col + c], m[col + a]
+            for col in (st.F_TERR, st.F_PIGS, st.F_CAMP, st.F_START):
+                ba, bc = m[col + 7 * a:col + 7 * a + 7].copy(), m[col + 7 * c:col + 7 * c + 7].copy()
+                m[col + 7 * a:col + 7 * a + 7], m[col + 7 * c:col + 7 * c + 7] = bc, ba
+    o.bag_key[:] = rng.stream_keys(seed, np.arange(s.batch), "other bag")
+    return o
+
+
+def _same_observation(a, b):
+    for name in ("m", "chests", "goals", "goal_n", "legal", "player"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_observations_and_choices_do_not_see_hidden_parts_RC_A68(players):
+    """RC-A68, RC-S8, RC-S11, RC-S12, RC-S17, RC-S27, RC-S36: the chest stack, deck orders, other
+    seats' goal cards, the bag, old tribes not revealed and face-down tiles dealt differently
+    change neither the decider's observation nor the choice of any shipped Recall strategy."""
+    config, content = _setup(players)
+    strategies = [registry.make(name, params, GAME, content) for name, params in
+                  (("random", {}), ("lookahead", {}), ("lookahead", {"weights": ZERO}), ("rc_greedy", {}))]
+    s = GAME.init(config, content, np.arange(24), 7)
+    checked = 0
+    for round_ in range(6):
+        s = _play(s, strategies[2], 9, seed=round_)
+        s = take(s, np.flatnonzero(_live(s)))
+        viewer = GAME.decider(s)
+        other = _perturb(s, viewer, round_)
+        assert (other.hidden != s.hidden).any()
+        _same_observation(observe(s, viewer), observe(other, viewer))
+        for strategy in strategies:
+            srng = StrategyRng(rng.stream_keys(1, s.gid, "strategy"), np.full(s.batch, round_))
+            a = strategy.act(observe(s, viewer), s.legal, srng)
+            b = strategy.act(observe(other, viewer), other.legal, srng)
+            np.testing.assert_array_equal(a, b, err_msg=strategy.name)
+        checked += s.batch
+    assert checked > 50
+
+
+def test_a_sampled_state_shows_the_viewer_the_same_observation():
+    """``sample_state`` deals only what the viewer does not know: observing the sample again gives
+    the same observation; its decks and chest stack hold only cards of the right kinds."""
+    config, content = _setup(3)
+    s = _play(GAME.init(config, content, np.arange(30), 2), registry.make("lookahead", {"weights": ZERO}, GAME, content), 25)
+    s = take(s, np.flatnonzero(_live(s)))
+    viewer = GAME.decider(s)
+    obs = observe(s, viewer)
+    sample = sample_state(obs, np.arange(s.batch, dtype=np.uint64) + 99)
+    _same_observation(obs, observe(sample, viewer))
+    green = set(content.key_kinds(2))
+    deck = sample.hidden[:, st.H_GREEN:st.H_GREEN + st.DECK_MAX]
+    assert set(deck[deck >= 0].tolist()) <= green
+    real_stack = s.hidden[:, st.H_CHEST:st.H_CHEST + st.CHEST_MAX]
+    top, size = s.m[:, st.G_CHEST_TOP], s.m[:, st.G_CHEST_N]
+    for b in range(s.batch):
+        assert (sample.hidden[b, st.H_CHEST + top[b]:st.H_CHEST + size[b]] >= 0).all()
+        assert len(real_stack[b, top[b]:size[b]]) == size[b] - top[b]
+
+
+def test_position_value_avoids_a_stopped_state_and_reads_the_score():
+    """The lookahead's value: a stopped game is worth ``STOPPED``; more points are worth more."""
+    config, content = _setup(2)
+    s = GAME.init(config, content, np.arange(4), 1)
+    before = position_value(s, np.zeros(4, dtype=np.int64), {})
+    s.m[1, st.seat_col(0, st.P_SCORE)] += 5
+    s.m[2, st.G_KIND] = st.K_STOP
+    after = position_value(s, np.zeros(4, dtype=np.int64), {})
+    assert after[1] > before[1] and after[2] == STOPPED and after[0] == before[0]
+
+
+# ---- results and strategies ---------------------------------------------------------------------
+
+def test_results_columns_and_features_in_play(tmp_path):
+    """Rows follow docs/results_schema.md (components sum to the score, RC-E3..E49, RC-A53) and the
+    report's "features in play" analysis reads Recall's declared features as they are."""
+    from analyses.features import analyse_feature, declared_features
+
+    exp = load_experiment(write_experiment(tmp_path, "", text=experiment("rc_rows", [COMPILED] * 2, 2)))
+    first, count = ending_range(exp, "base", 120, make_strategies)
+    assert count >= 8
+    df = rows(run_experiment(exp, tmp_path / "out", first_game=first, games=count))
+    assert df.height == 2 * count
+    assert_score_sheets(df, COMPONENTS)
+    tribes = {t.id for t in GAME.load_content(GAME.Config(players=2)).tribes}
+    assert set(df["tribe"]) <= tribes and (df["tribe"] == df["faction"]).all()
+    assert set(df["rc_path_side_1"]) <= {"a", "b", "none"}
+    assert (df["rc_tribe_0"].is_in(list(tribes))).all()
+    # the seat's own tribe is the one it holds
+    held = df.filter(pl.col("seat") == 0)
+    assert (held["tribe"] == held["rc_tribe_0"]).all() and (held["rc_has_tribe_0"] == 1).all()
+    features = declared_features("recall")
+    assert [f.name for f in features] == ["tribe", "item", "old tribe", "path side", "upgrade letter"]
+    for feature in features:
+        result = analyse_feature(scan(tmp_path / "out" / "rc_rows", "base"), feature)
+        assert result.values.height > 0 and "none" not in result.values["value"].to_list(), feature.name
+        assert (result.values["games"] == count).all()
+    sides = analyse_feature(scan(tmp_path / "out" / "rc_rows", "base"), features[3])
+    assert set(sides.values["value"]) <= {f"{c.id}_{x}" for c in GAME.load_content(GAME.Config(players=2)).path_cards
+                                          for x in "ab"}
+
+
+def test_compiled_random_play_chooses_as_the_runner_loop():
+    """``GAME.play_uniform`` (``RandomStrategy.play_to_end``) gives the same games as the runner's
+    loop with the ``random`` strategy: the same final (or stopped) state, game by game."""
+    config, content = _setup(2)
+    seed, ids = 3, np.arange(60)
+    keys = np.stack([rng.stream_keys(seed, ids, "strategy", k) for k in range(2)])
+    fast = GAME.play_uniform(GAME.init(config, content, ids, seed), keys, 2)
+    random = registry.make("random", {}, GAME, content)
+    slow = GAME.init(config, content, ids, seed)
+    slots = GAME.slot_of(slow)
+    for d in range(3000):
+        live = _live(slow)
+        if not live.any():
+            break
+        dec = GAME.decider(slow)
+        srng = StrategyRng(keys[slots[np.arange(len(ids)), np.maximum(dec, 0)], np.arange(len(ids))],
+                           np.full(len(ids), d))
+        actions = random.act(GAME.observe(slow, dec), slow.legal, srng)
+        idx = np.flatnonzero(live)
+        part = GAME.step(take(slow, idx), actions[idx])
+        for name in ("m", "hidden", "legal"):
+            getattr(slow, name)[idx] = getattr(part, name)
+    assert not _live(fast).any() and not _live(slow).any()
+    np.testing.assert_array_equal(fast.m, slow.m)
+
+
+def test_lookahead_seats_deciding_together_choose_as_each_alone():
+    """The runner asks every lookahead seat (``lookahead``, ``rc_greedy``) of a step in one call
+    (``act_group``): each row's choice equals its own seat's ``act`` on that row."""
+    config, content = _setup(3)
+    members = [registry.make("rc_greedy", {}, GAME, content), registry.make("lookahead", {"weights": ZERO}, GAME, content)]
+    s = _play(GAME.init(config, content, np.arange(30), 4), members[1], 30)
+    s = take(s, np.flatnonzero(_live(s)))
+    dec = GAME.decider(s)
+    which = dec % 2
+    srng = StrategyRng(rng.stream_keys(2, s.gid, "strategy"), np.full(s.batch, 30))
+    together = type(members[0]).group.act_group(members, which, observe(s, dec), s.legal, srng)
+    for k, member in enumerate(members):
+        rows_k = np.flatnonzero(which == k)
+        alone = member.act(observe(take(s, rows_k), dec[rows_k]), s.legal[rows_k], srng.take(rows_k))
+        np.testing.assert_array_equal(together[rows_k], alone)
+    assert len(set(which.tolist())) == 2
