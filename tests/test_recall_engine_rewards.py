@@ -290,6 +290,7 @@ def _own(t, s, name, stones=3):
 
 
 def test_alambiek_removes_an_own_follower_and_gains_a_red_crystal_rc_r241():
+    """The red crystal comes with the follower removed (none on the board: nothing, as the oracle)."""
     t, s, eid = _at_main()
     g = s.m[0]
     _own(t, s, "Alambiek")
@@ -299,9 +300,10 @@ def test_alambiek_removes_an_own_follower_and_gains_a_red_crystal_rc_r241():
     red, supply = int(g[_col(0, st.P_CR + 1)]), int(g[_col(0, st.P_SUPPLY)])
     _run(s)
     _step(t, s, "use:Alambiek")
-    assert _kind(s) == "ability_field" and len(_names(t, s)) == 2 and g[_col(0, st.P_CR + 1)] == red + 1
+    assert _kind(s) == "ability_field" and len(_names(t, s)) == 2 and g[_col(0, st.P_CR + 1)] == red
     _step(t, s, t.action_names[int(t.C[kernel.C_O_FIELD]) + start + 1])
     assert g[_col(0, st.P_FOL + start + 1)] == 0 and g[_col(0, st.P_SUPPLY)] == supply + 1
+    assert g[_col(0, st.P_CR + 1)] == red + 1
     assert _kind(s) == "main" and g[st.G_DEC] == 0 and g[_col(0, st.P_SKILL)] == 2
 
 

@@ -2,7 +2,8 @@
 the reward language cannot say it. ``use_coded`` runs one after it was paid (a free action, its
 event window) or chosen at a free activation; the flow then goes on with the phase it was in.
 
-Compiled: Alambiek (RC-R241: one own follower off the board, +1 red crystal; ``ability_field``),
+Compiled: Alambiek (RC-R241: one own follower off the board, then +1 red crystal; ``ability_field``;
+no follower on the board: nothing, as the oracle),
 GPR (RC-R246: in the ``excavate`` window, 1 more step on the track of the stone taken) and
 Schokbron (RC-R249, RC-R250: in the ``production`` window, the field's yield once more). Any
 other coded ability stops the game (``G_STOP`` "ability").
@@ -28,7 +29,6 @@ def use_coded(g, C, tab, a):
     """Run coded ability a for the active seat; the flow returns to the current phase."""
     ret = g[G_PHASE]
     if a == C[C_ALAMBIEK]:
-        g[seat(g[G_ACTIVE]) + P_CR + 1] += 1
         g[G_ABIL] = a
         g[G_ABIL_RET] = ret
         g[G_PHASE] = PH_ABILITY_FIELD
@@ -46,7 +46,7 @@ def use_coded(g, C, tab, a):
 
 @kernel
 def ability_field_mask(g, lg, C, p):
-    """Alambiek: ``field:f`` with own followers (none: only the crystal, -1)."""
+    """Alambiek: ``field:f`` with own followers (none: nothing happens, -1)."""
     n = 0
     for f in range(g[G_NF]):
         ok = g[seat(p) + P_FOL + f] > 0
@@ -64,4 +64,5 @@ def apply_ability_field(g, C, a):
     b = seat(g[G_ACTIVE])
     g[b + P_FOL + f] -= 1
     g[b + P_SUPPLY] += 1
+    g[b + P_CR + 1] += 1
     g[G_PHASE] = g[G_ABIL_RET]
