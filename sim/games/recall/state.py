@@ -165,20 +165,21 @@ G_GREEN_END = G_ART_RET + 1      # green cards put into the deck so far (its bot
 G_CHEST_DN = G_GREEN_END + 1     # chest tiles on the discard pile, and their kinds in discard order
 G_CHEST_DISC = G_CHEST_DN + 1    # [CHEST_MAX]
 G_CHEST_K = G_CHEST_DISC + CHEST_MAX   # reshuffles so far (RC-A27)
+G_PROD_LAST = G_CHEST_K + 1      # the production field activated last (Schokbron, RC-R249)
+G_ABIL = G_PROD_LAST + 1         # the coded ability asking ``ability_field``, and the phase after it
+G_ABIL_RET = G_ABIL + 1
+G_BONUS_LAST = G_ABIL_RET + 1    # the bonus token reward gained last (Goliath, RC-R220; a register)
 # registers an atom in progress keeps while a nested reward runs (saved in its frame)
 REGS = (G_LEFT, G_SUBRET, G_SELLF, G_OWNER, G_KTRACK, G_KLEFT, G_KEACH, G_MOVES, G_MFROM, G_MTO,
         G_MCOUNT, G_KUP, G_ART_RET, G_DEV_T, G_DEV_F, G_DEV_K, G_DEV_STEP, G_DEV_RET, G_DEV_EXO, G_HERE,
-        G_EXP_SLOT, G_EXP_RET)
+        G_EXP_SLOT, G_EXP_RET, G_BONUS_LAST)
 FR_E, FR_DONE, FR_RET, FR_ONCE, FR_ITEM, FR_ALT, FR_EV, FR_REGS = range(8)
 FR_EV_WORDS = 2                  # G_EVENT_USED saved as bits, 31 abilities a word (U_MAX <= 62)
 FR_W = FR_REGS + FR_EV_WORDS - 1 + len(REGS)   # per frame: effect, items done (bits), return
                                  # phase, action atoms at once, the one item resolved (-1 the whole
                                  # reward), its alternative (-1 ask), the window's used abilities,
                                  # the saved registers
-G_PROD_LAST = G_CHEST_K + 1      # the production field activated last (Schokbron, RC-R249)
-G_ABIL = G_PROD_LAST + 1         # the coded ability asking ``ability_field``, and the phase after it
-G_ABIL_RET = G_ABIL + 1
-G_FR = G_ABIL_RET + 1            # [FR_MAX, FR_W]
+G_FR = G_BONUS_LAST + 1          # [FR_MAX, FR_W]
 SEAT0 = G_FR + FR_MAX * FR_W
 
 # ---- per-seat columns (offsets inside a seat block) -------------------------------------------------

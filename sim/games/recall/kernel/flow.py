@@ -36,7 +36,7 @@ from sim.games.recall.kernel.turn import (
     after_event, end_turn, event_mask, event_of, free_actions, main_mask, recharge,
     use_event_ability)
 from sim.games.recall.state import (
-    G_PROD_LAST, K_ABILITY_FIELD, PH_ABILITY_FIELD,
+    G_PROD_LAST, K_ABILITY_FIELD, PH_ABILITY_FIELD, G_BONUS_LAST,
     ALT_KIND, F_ART, F_START, G_ACTIVE, G_CARD, G_DARK, G_DEC, G_DSTEP, G_EVENT_USED, G_FIELD,
     G_FR_N, G_GUARD, G_KIND, G_KLEFT, G_KTRACK, G_LEFT, G_MCOUNT, G_MFROM, G_MOVES, G_MTO, G_NF,
     G_NP, G_OLD_ITEMS, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_PICKED, G_PROD_LEFT, G_PROD_USED,
@@ -285,7 +285,8 @@ def apply(g, h, C, tab, atoms, a):
         pos = 2 * sector + a - o
         g[b + P_PATHS + sector] = pos
         clear_event(g)
-        if not queue_reward(g, tab[C[C_T_DARK] + g[G_DARK + pos]], PH_BONUS_EVENT, C, tab, atoms, False):
+        g[G_BONUS_LAST] = tab[C[C_T_DARK] + g[G_DARK + pos]]
+        if not queue_reward(g, g[G_BONUS_LAST], PH_BONUS_EVENT, C, tab, atoms, False):
             stop(g, S_REWARD)
     elif k == K_GOAL:                                       # RC-R189
         col = H_GOALS + 3 * p + a - o

@@ -9,7 +9,7 @@ from sim.games.recall.kernel.common import (
     clear_event, gain_points, kernel, seat, stop)
 from sim.games.recall.kernel.frames import push_frame
 from sim.games.recall.state import (
-    G_ACTIVE, G_KEACH, G_KLEFT, G_KTRACK, G_LIGHT, G_OLD_ITEMS, G_OLD_TRIBE, G_PHASE, G_REVEALED,
+    G_ACTIVE, G_BONUS_LAST, G_KEACH, G_KLEFT, G_KTRACK, G_LIGHT, G_OLD_ITEMS, G_OLD_TRIBE, G_PHASE, G_REVEALED,
     G_THIRD, PH_EXEC, PH_ITEM, PH_KBONUS, P_OWN, P_SKILL, P_STEPS_LOST, P_STONES, P_TRK, P_UNLOCK)
 
 kernel_cache.watch(__file__, st, common, frames)
@@ -71,5 +71,6 @@ def knowledge_step(g, C, tab, atoms):
     for k in range(C[C_NBONUS]):                      # a light bonus token: its reward, then the window
         if tab[C[C_T_BONUS] + k] == pos:
             clear_event(g)
-            push_frame(g, tab[C[C_T_LIGHT] + g[G_LIGHT + 2 * t + k]], PH_KBONUS, 0, -1, -1)
+            g[G_BONUS_LAST] = tab[C[C_T_LIGHT] + g[G_LIGHT + 2 * t + k]]
+            push_frame(g, g[G_BONUS_LAST], PH_KBONUS, 0, -1, -1)
             return

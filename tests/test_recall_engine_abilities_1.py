@@ -1,0 +1,78 @@
+"""The compiled Recall engine's coded abilities of part 2 (Goliath, ...) on small positions
+worked out from the rules (docs/recall_model.md "Abilities", spec 3.21). The cross-check against
+the oracle is tests/test_recall_crosscheck.py.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.games.recall import engine
+from sim.games.recall import state as st
+from sim.games.recall.config import Config
+from sim.games.recall.content import load_content
+
+SEED = 321
+
+
+def _at_main(players=2, game=0):
+    config = Config(players=players, tribe_draft="random")
+    t = engine.build_tables(config, load_content(config))
+    return t, engine.init(t, [game], SEED)
+
+
+def _run(s):
+    """Advance one game from its current phase (after a hand edit of the state)."""
+    engine._run(s, np.zeros(1, dtype=np.int64), False)
+
+
+def _kind(s):
+    return st.KIND_NAMES[s.m[0, st.G_KIND]]
+
+
+def _names(t, s):
+    return [t.action_names[a] for a in np.flatnonzero(s.legal[0])]
+
+
+def _col(p, c):
+    return st.seat_col(p, c)
+
+
+def _step(t, s, name):
+    engine.step(s, [t.action_names.index(name)])
+
+
+def _own(t, s, name, stones):
+    g = s.m[0]
+    g[_col(0, st.P_OWN + t.ability_names.index(name))] = 1
+    g[_col(0, st.P_SKILL)] = stones
+
+
+def test_goliath_repeats_the_light_and_the_dark_token_reward_nested_rc_r220_rc_r65():
+    """Path round: dark token D3 (`K:any:2`); its first white step lands on light token L5 (`VP:2`):
+    Goliath in that inner window gives VP:2 again; back in the dark token's window Goliath (cost
+    now 2, RC-R61) repeats K:any:2, not the inner token's VP:2 (the register is per frame)."""
+    t, s = _at_main()
+    g = s.m[0]
+    _own(t, s, "Goliath", stones=3)
+    g[st.G_ROUND] = 4                                       # the hourglass on path space 5
+    g[st.G_DARK + 0] = 2                                    # D3 beside path position 0
+    g[st.G_LIGHT + 0] = 4                                   # L5 on white position 4
+    g[_col(0, st.P_TRK)] = 3
+    g[_col(0, st.P_SCORE)] = 19                             # 19 + 4 stays below the symbol 24
+    g[st.G_PHASE] = st.PH_PATH
+    _run(s)
+    assert _kind(s) == "path"
+    _step(t, s, "opt:0")
+    assert _kind(s) == "track"
+    _step(t, s, "opt:0")                                    # white: 3 -> 4, the light token
+    assert g[_col(0, st.P_SCORE)] == 21
+    assert _kind(s) == "event" and _names(t, s) == ["end", "use:Goliath"]
+    _step(t, s, "use:Goliath")
+    assert g[_col(0, st.P_SCORE)] == 23 and g[_col(0, st.P_TRK)] == 5   # the second step went on
+    assert g[_col(0, st.P_SKILL)] == 3                      # 3 - 1 paid + the fifth field's stone
+    assert _kind(s) == "event" and _names(t, s) == ["end", "use:Goliath"]
+    _step(t, s, "use:Goliath")                              # the dark token's window
+    assert g[_col(0, st.P_SKILL)] == 1 and _kind(s) == "track"
+    _step(t, s, "opt:1")                                    # grey: 0 -> 2
+    assert g[_col(0, st.P_TRK + 1)] == 2 and g[_col(0, st.P_SCORE)] == 23
+    assert not (_kind(s) == "event" and "use:Goliath" in _names(t, s))
