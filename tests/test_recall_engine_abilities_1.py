@@ -76,3 +76,54 @@ def test_goliath_repeats_the_light_and_the_dark_token_reward_nested_rc_r220_rc_r
     _step(t, s, "opt:1")                                    # grey: 0 -> 2
     assert g[_col(0, st.P_TRK + 1)] == 2 and g[_col(0, st.P_SCORE)] == 23
     assert not (_kind(s) == "event" and "use:Goliath" in _names(t, s))
+
+
+def _volcanoes(t, s):
+    """Volcano fields of the map; every tile holding one turned face up (a hand-made position)."""
+    from sim.games.recall import kernel
+    g = s.m[0]
+    vol = [f for f in range(int(g[st.G_NF])) if g[st.F_TERR + f] == t.C[kernel.C_VOLCANO]]
+    for f in vol:
+        k = int(t.tab[t.C[kernel.C_T_FSLOT] + f])
+        if k >= 0:
+            g[st.G_UP + k] = 1
+    return vol
+
+
+def test_colteron_moves_followers_between_volcanoes_and_gains_a_white_crystal_rc_r208_rc_a45():
+    """2 own followers on a volcano: `use:Colteron` (+1 W), source, another volcano, count 2."""
+    from sim.games.recall import kernel
+    t, s = _at_main()
+    g = s.m[0]
+    _own(t, s, "Colteron", stones=3)
+    vol = _volcanoes(t, s)
+    assert len(vol) >= 2
+    x, z = vol[0], vol[-1]
+    g[_col(0, st.P_FOL + x)] = 2
+    white = int(g[_col(0, st.P_CR)])
+    _run(s)
+    _step(t, s, "use:Colteron")
+    assert g[_col(0, st.P_CR)] == white + 1 and _kind(s) == "ability_field"
+    field = int(t.C[kernel.C_O_FIELD])
+    assert _names(t, s) == ["end", t.action_names[field + x]]
+    _step(t, s, t.action_names[field + x])
+    assert _kind(s) == "ability_field"
+    assert _names(t, s) == [t.action_names[field + f] for f in vol if f != x]
+    _step(t, s, t.action_names[field + z])
+    assert _kind(s) == "ability_count" and _names(t, s) == ["count:1", "count:2"]
+    _step(t, s, "count:2")
+    assert g[_col(0, st.P_FOL + x)] == 0 and g[_col(0, st.P_FOL + z)] == 2
+    assert _kind(s) == "main" and g[_col(0, st.P_SKILL)] == 2
+
+
+def test_colteron_without_followers_on_a_volcano_still_gains_the_white_crystal_rc_a45():
+    """No own follower on a volcano: only `end`, applied at once; the white crystal is gained."""
+    t, s = _at_main()
+    g = s.m[0]
+    _own(t, s, "Colteron", stones=3)
+    for f in _volcanoes(t, s):
+        g[_col(0, st.P_FOL + f)] = 0
+    white = int(g[_col(0, st.P_CR)])
+    _run(s)
+    _step(t, s, "use:Colteron")
+    assert g[_col(0, st.P_CR)] == white + 1 and _kind(s) == "main"

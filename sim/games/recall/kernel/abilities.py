@@ -8,32 +8,39 @@ GPR (RC-R246: in the ``excavate`` window, 1 more step on the track of the stone 
 Schokbron (RC-R249, RC-R250: in the ``production`` window, the field's yield once more),
 Goliath (RC-R220: in the ``bonus_token`` window, the token's reward once more; the reward is the
 register ``G_BONUS_LAST``, kept per frame so a token reached inside a token's reward does not
-change the outer one). Any
+change the outer one) and Colteron (RC-R208, RC-A45: +1 white crystal; ``ability_field`` a source
+volcano or ``end``, the destination volcano, ``ability_count``; no pigs as no Dorian is compiled). Any
 other coded ability stops the game (``G_STOP`` "ability").
 """
 from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, frames, queue
+from sim.games.recall.kernel import common, frames, movement, queue
 from sim.games.recall.kernel.common import (
-    C_ALAMBIEK, C_GOLIATH, C_GPR, C_O_FIELD, C_SCHOKBRON, C_T_PROD, S_ABILITY, kernel, seat, stop)
+    A_END, C_ALAMBIEK, C_COLTERON, C_GOLIATH, C_GPR, C_O_COUNT, C_O_FIELD, C_SCHOKBRON, C_T_PROD,
+    C_VOLCANO, S_ABILITY, kernel, seat, stop)
 from sim.games.recall.kernel.frames import push_frame
+from sim.games.recall.kernel.movement import face_up
 from sim.games.recall.kernel.queue import atom_frame
 from sim.games.recall.state import (
-    G_ABIL, G_ABIL_RET, G_ACTIVE, G_BONUS_LAST, G_DEV_K, G_KEACH, G_KLEFT, G_KTRACK, G_NF, G_PHASE, G_PROD_LAST,
-    K_ABILITY_FIELD, PH_ABILITY_FIELD, PH_KSTEP, P_CR, P_FOL, P_SUPPLY)
+    F_TERR, G_ABIL, G_ABIL_DST, G_ABIL_RET, G_ABIL_SRC, G_ABIL_STEP, G_ACTIVE, G_BONUS_LAST, G_DEV_K,
+    G_KEACH, G_KLEFT, G_KTRACK, G_NF, G_PHASE, G_PROD_LAST, K_ABILITY_COUNT, K_ABILITY_FIELD,
+    PH_ABILITY_FIELD, PH_KSTEP, P_CR, P_FOL, P_SUPPLY)
 
-kernel_cache.watch(__file__, st, common, frames, queue)
+kernel_cache.watch(__file__, st, common, frames, movement, queue)
 
 
 @kernel
 def use_coded(g, C, tab, a):
     """Run coded ability a for the active seat; the flow returns to the current phase."""
     ret = g[G_PHASE]
-    if a == C[C_ALAMBIEK]:
+    if a == C[C_ALAMBIEK] or a == C[C_COLTERON]:
+        if a == C[C_COLTERON]:
+            g[seat(g[G_ACTIVE]) + P_CR] += 1                # +1 white crystal, also without a move
         g[G_ABIL] = a
         g[G_ABIL_RET] = ret
+        g[G_ABIL_STEP] = 0
         g[G_PHASE] = PH_ABILITY_FIELD
     elif a == C[C_GPR]:
         atom_frame(g, ret)
@@ -50,11 +57,35 @@ def use_coded(g, C, tab, a):
 
 
 @kernel
-def ability_field_mask(g, lg, C, p):
-    """Alambiek: ``field:f`` with own followers (none: nothing happens, -1)."""
+def volcano(g, f, C, tab):
+    """A volcano field on the board or a face-up tile (Colteron, RC-A45)."""
+    return g[F_TERR + f] == C[C_VOLCANO] and face_up(g, f, C, tab)
+
+
+@kernel
+def ability_field_mask(g, lg, C, tab, p):
+    """The parameters of a coded ability: Alambiek ``field:f`` with own followers (none: nothing
+    happens, -1); Colteron a source volcano with own followers (another volcano to go to) or
+    ``end``, then the destination volcano, then ``ability_count``."""
+    b = seat(p)
+    if g[G_ABIL] == C[C_COLTERON]:
+        if g[G_ABIL_STEP] == 2:
+            for c in range(1, g[b + P_FOL + g[G_ABIL_SRC]] + 1):
+                lg[C[C_O_COUNT] + c - 1] = True
+            return K_ABILITY_COUNT
+        n = 0
+        for f in range(g[G_NF]):
+            n += volcano(g, f, C, tab)
+        for f in range(g[G_NF]):
+            if g[G_ABIL_STEP] == 0:
+                lg[C[C_O_FIELD] + f] = g[b + P_FOL + f] > 0 and volcano(g, f, C, tab) and n >= 2
+            else:
+                lg[C[C_O_FIELD] + f] = f != g[G_ABIL_SRC] and volcano(g, f, C, tab)
+        lg[A_END] = g[G_ABIL_STEP] == 0
+        return K_ABILITY_FIELD
     n = 0
     for f in range(g[G_NF]):
-        ok = g[seat(p) + P_FOL + f] > 0
+        ok = g[b + P_FOL + f] > 0
         lg[C[C_O_FIELD] + f] = ok
         n += ok
     if n == 0:
@@ -64,9 +95,21 @@ def ability_field_mask(g, lg, C, p):
 
 
 @kernel
-def apply_ability_field(g, C, a):
-    f = a - C[C_O_FIELD]
+def apply_ability_field(g, C, kind, a):
+    """Apply a parameter of the coded ability in progress; after the last one, back to the flow."""
     b = seat(g[G_ACTIVE])
+    if g[G_ABIL] == C[C_COLTERON]:
+        if kind == K_ABILITY_COUNT:                         # RC-R208: c followers to the destination
+            c = a - C[C_O_COUNT] + 1
+            g[b + P_FOL + g[G_ABIL_SRC]] -= c
+            g[b + P_FOL + g[G_ABIL_DST]] += c
+        elif a != A_END:
+            g[G_ABIL_SRC + g[G_ABIL_STEP]] = a - C[C_O_FIELD]
+            g[G_ABIL_STEP] += 1
+            return
+        g[G_PHASE] = g[G_ABIL_RET]
+        return
+    f = a - C[C_O_FIELD]
     g[b + P_FOL + f] -= 1
     g[b + P_SUPPLY] += 1
     g[b + P_CR + 1] += 1
