@@ -127,3 +127,52 @@ def test_colteron_without_followers_on_a_volcano_still_gains_the_white_crystal_r
     _run(s)
     _step(t, s, "use:Colteron")
     assert g[_col(0, st.P_CR)] == white + 1 and _kind(s) == "main"
+
+
+def test_aynir_makes_up_to_four_exchanges_of_followers_crystals_and_points_rc_r205_rc_a44():
+    """No crystals, 6 points, followers on two fields: giving a white crystal is not legal;
+    (VP,W), (F,VP) with ``ability_field``, (W,F) and (VP,F) placed on the start field; after the fourth
+    exchange the ability ends by itself."""
+    from sim.games.recall import kernel
+    t, s = _at_main()
+    g = s.m[0]
+    _own(t, s, "Aynir", stones=3)
+    g[_col(0, st.P_CR):_col(0, st.P_CR) + 3] = 0
+    g[_col(0, st.P_SCORE)] = 6
+    start = int(np.flatnonzero(s.seat(st.P_FOL, st.F_MAX)[0, 0] > 0)[0])
+    g[_col(0, st.P_FOL + start)] -= 1
+    g[_col(0, st.P_FOL + start + 1)] += 1
+    supply = int(g[_col(0, st.P_SUPPLY)])
+    field = int(t.C[kernel.C_O_FIELD])
+    _run(s)
+    _step(t, s, "use:Aynir")
+    assert _kind(s) == "ability" and _names(t, s) == ["end", "opt:0", "opt:1", "opt:4", "opt:5"]
+    _step(t, s, "opt:5")                                    # a point for a white crystal
+    assert g[_col(0, st.P_SCORE)] == 5 and g[_col(0, st.P_CR)] == 1
+    assert _kind(s) == "ability" and "opt:2" in _names(t, s)
+    _step(t, s, "opt:1")                                    # a follower for a point
+    assert _kind(s) == "ability_field" and len(_names(t, s)) == 2
+    _step(t, s, t.action_names[field + start + 1])
+    assert g[_col(0, st.P_FOL + start + 1)] == 0 and g[_col(0, st.P_SUPPLY)] == supply + 1
+    assert g[_col(0, st.P_SCORE)] == 6
+    _step(t, s, "opt:2")                                    # a follower for the white crystal: the
+    assert g[_col(0, st.P_CR)] == 0                         # start field is the only place (applied)
+    assert g[_col(0, st.P_FOL + start)] == 3 and g[_col(0, st.P_SUPPLY)] == supply
+    assert _kind(s) == "ability"
+    _step(t, s, "opt:4")                                    # a follower for a point
+    assert g[_col(0, st.P_FOL + start)] == 4 and g[_col(0, st.P_SCORE)] == 5
+    assert _kind(s) == "main" and g[_col(0, st.P_SKILL)] == 2
+
+
+def test_aynir_end_stops_and_points_never_go_below_zero_rc_a44():
+    """0 points and no crystals: only follower exchanges; `end` at once gives nothing."""
+    t, s = _at_main()
+    g = s.m[0]
+    _own(t, s, "Aynir", stones=3)
+    g[_col(0, st.P_CR):_col(0, st.P_CR) + 3] = 0
+    g[_col(0, st.P_SCORE)] = 0
+    _run(s)
+    _step(t, s, "use:Aynir")
+    assert _kind(s) == "ability" and _names(t, s) == ["end", "opt:0", "opt:1"]
+    _step(t, s, "end")
+    assert _kind(s) == "main" and g[_col(0, st.P_SCORE)] == 0 and g[_col(0, st.P_CR)] == 0

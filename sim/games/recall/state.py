@@ -40,14 +40,14 @@ KIND_NAMES = ("draft", "start_field", "main", "effect", "event", "produce", "rec
               "move_count", "payment", "key", "dev", "dev_field", "sanctuary", "stone", "monument_tile",
               "choose", "order", "free", "display", "keyup", "slot", "explore", "rotation", "upgrade",
               "water_from", "water_count", "water_step", "water_exit", "water_exit_count", "ability_field",
-              "ability_count", "stopped")
+              "ability_count", "ability", "stopped")
 K_DONE = -1
 (K_DRAFT, K_START_FIELD, K_MAIN, K_EFFECT, K_EVENT, K_PRODUCE, K_RECHARGE, K_TURN_END, K_PATH, K_GOAL,
  K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, K_COPY, K_UNITS, K_TRACK, K_ITEM, K_PAY_MOVE, K_MOVE_FROM,
  K_MOVE_TO, K_MOVE_COUNT, K_PAYMENT, K_KEY, K_DEV, K_DEV_FIELD, K_SANCTUARY, K_STONE, K_MON_TILE,
  K_CHOOSE, K_ORDER, K_FREE, K_DISPLAY, K_KEYUP, K_SLOT, K_EXPLORE, K_ROTATION, K_UPGRADE,
  K_WATER_FROM, K_WATER_COUNT, K_WATER_STEP, K_WATER_EXIT, K_WATER_EXIT_COUNT, K_ABILITY_FIELD,
- K_ABILITY_COUNT, K_STOP) = range(47)
+ K_ABILITY_COUNT, K_ABILITY, K_STOP) = range(48)
 # K_STOP: the game reached a rule the kernel does not compile yet (docs/recall_engine.md); G_STOP says which
 
 # ---- program counter (``G_PHASE``) ---------------------------------------------------------------
@@ -181,7 +181,8 @@ FR_W = FR_REGS + FR_EV_WORDS - 1 + len(REGS)   # per frame: effect, items done (
                                  # reward), its alternative (-1 ask), the window's used abilities,
                                  # the saved registers
 G_ABIL_STEP = G_BONUS_LAST + 1   # a coded ability's parameters asked so far (Colteron, RC-R208:
-G_ABIL_SRC = G_ABIL_STEP + 1     # 0 source, 1 destination, 2 count) and the fields chosen
+G_ABIL_SRC = G_ABIL_STEP + 1     # 0 source, 1 destination, 2 count) and the fields chosen; Aynir
+                                 # (RC-R205): exchanges made, the one giving a follower (-1 none)
 G_ABIL_DST = G_ABIL_SRC + 1
 G_FR = G_ABIL_DST + 1            # [FR_MAX, FR_W]
 SEAT0 = G_FR + FR_MAX * FR_W

@@ -9,7 +9,9 @@ Schokbron (RC-R249, RC-R250: in the ``production`` window, the field's yield onc
 Goliath (RC-R220: in the ``bonus_token`` window, the token's reward once more; the reward is the
 register ``G_BONUS_LAST``, kept per frame so a token reached inside a token's reward does not
 change the outer one) and Colteron (RC-R208, RC-A45: +1 white crystal; ``ability_field`` a source
-volcano or ``end``, the destination volcano, ``ability_count``; no pigs as no Dorian is compiled). Any
+volcano or ``end``, the destination volcano, ``ability_count``; no pigs as no Dorian is compiled) and
+Aynir (RC-R205, RC-R206, RC-A44: up to 4 ``ability`` exchanges or ``end``; a follower given is
+asked with ``ability_field``, one received with ``place``). Any
 other coded ability stops the game (``G_STOP`` "ability").
 """
 from __future__ import annotations
@@ -18,15 +20,16 @@ from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.kernel import common, frames, movement, queue
 from sim.games.recall.kernel.common import (
-    A_END, C_ALAMBIEK, C_COLTERON, C_GOLIATH, C_GPR, C_O_COUNT, C_O_FIELD, C_SCHOKBRON, C_T_PROD,
-    C_VOLCANO, S_ABILITY, kernel, seat, stop)
+    A_END, C_ALAMBIEK, C_AYNIR, C_COLTERON, C_GOLIATH, C_GPR, C_O_COUNT, C_O_FIELD, C_SCHOKBRON, C_T_PROD,
+    C_O_OPT, C_VOLCANO, S_ABILITY, gain_points, kernel, pay, payable, seat, stop)
 from sim.games.recall.kernel.frames import push_frame
 from sim.games.recall.kernel.movement import face_up
 from sim.games.recall.kernel.queue import atom_frame
 from sim.games.recall.state import (
     F_TERR, G_ABIL, G_ABIL_DST, G_ABIL_RET, G_ABIL_SRC, G_ABIL_STEP, G_ACTIVE, G_BONUS_LAST, G_DEV_K,
-    G_KEACH, G_KLEFT, G_KTRACK, G_NF, G_PHASE, G_PROD_LAST, K_ABILITY_COUNT, K_ABILITY_FIELD,
-    PH_ABILITY_FIELD, PH_KSTEP, P_CR, P_FOL, P_SUPPLY)
+    G_KEACH, G_KLEFT, G_KTRACK, G_LEFT, G_NF, G_PHASE, G_PROD_LAST, G_SUBRET, K_ABILITY,
+    K_ABILITY_COUNT, K_ABILITY_FIELD, PH_ABILITY_FIELD, PH_KSTEP, PH_PLACE, P_CR, P_FOL, P_SCORE,
+    P_SUPPLY)
 
 kernel_cache.watch(__file__, st, common, frames, movement, queue)
 
@@ -35,12 +38,13 @@ kernel_cache.watch(__file__, st, common, frames, movement, queue)
 def use_coded(g, C, tab, a):
     """Run coded ability a for the active seat; the flow returns to the current phase."""
     ret = g[G_PHASE]
-    if a == C[C_ALAMBIEK] or a == C[C_COLTERON]:
+    if a == C[C_ALAMBIEK] or a == C[C_COLTERON] or a == C[C_AYNIR]:
         if a == C[C_COLTERON]:
             g[seat(g[G_ACTIVE]) + P_CR] += 1                # +1 white crystal, also without a move
         g[G_ABIL] = a
         g[G_ABIL_RET] = ret
         g[G_ABIL_STEP] = 0
+        g[G_ABIL_SRC] = -1
         g[G_PHASE] = PH_ABILITY_FIELD
     elif a == C[C_GPR]:
         atom_frame(g, ret)
@@ -62,12 +66,60 @@ def volcano(g, f, C, tab):
     return g[F_TERR + f] == C[C_VOLCANO] and face_up(g, f, C, tab)
 
 
+GIVE = (0, 0, 1, 1, 2, 2)          # Aynir's exchange i (RC-A44): units F = 0, W = 1, VP = 2
+GET = (1, 2, 0, 2, 0, 1)
+
+
+@kernel
+def followers_on_board(g, p):
+    n = 0
+    for f in range(g[G_NF]):
+        n += g[seat(p) + P_FOL + f]
+    return n
+
+
+@kernel
+def can_give(g, p, unit, C):
+    """Aynir gives a follower on the board, a white crystal (the paying rule) or a point."""
+    if unit == 0:
+        return followers_on_board(g, p) > 0
+    if unit == 1:
+        return payable(g, p, C, 1, 0, 0)
+    return g[seat(p) + P_SCORE] > 0
+
+
+@kernel
+def aynir_get(g, p, i, C, tab):
+    """The unit received by exchange i: a follower placed (``place``, capped by the supply), a white
+    crystal or a point; then the next exchange."""
+    b = seat(p)
+    g[G_PHASE] = PH_ABILITY_FIELD
+    if GET[i] == 0:
+        g[G_LEFT] = min(1, g[b + P_SUPPLY])
+        if g[G_LEFT] > 0:
+            g[G_SUBRET] = PH_ABILITY_FIELD
+            g[G_PHASE] = PH_PLACE
+    elif GET[i] == 1:
+        g[b + P_CR] += 1
+    else:
+        gain_points(g, p, 1, C, tab)
+
+
 @kernel
 def ability_field_mask(g, lg, C, tab, p):
     """The parameters of a coded ability: Alambiek ``field:f`` with own followers (none: nothing
     happens, -1); Colteron a source volcano with own followers (another volcano to go to) or
     ``end``, then the destination volcano, then ``ability_count``."""
     b = seat(p)
+    if g[G_ABIL] == C[C_AYNIR]:                             # RC-R205, RC-A44
+        if g[G_ABIL_SRC] < 0:
+            if g[G_ABIL_STEP] >= 4:
+                g[G_PHASE] = g[G_ABIL_RET]
+                return -1
+            for i in range(6):
+                lg[C[C_O_OPT] + i] = can_give(g, p, GIVE[i], C)
+            lg[A_END] = True
+            return K_ABILITY
     if g[G_ABIL] == C[C_COLTERON]:
         if g[G_ABIL_STEP] == 2:
             for c in range(1, g[b + P_FOL + g[G_ABIL_SRC]] + 1):
@@ -95,9 +147,31 @@ def ability_field_mask(g, lg, C, tab, p):
 
 
 @kernel
-def apply_ability_field(g, C, kind, a):
+def apply_ability_field(g, C, tab, kind, a):
     """Apply a parameter of the coded ability in progress; after the last one, back to the flow."""
-    b = seat(g[G_ACTIVE])
+    p = g[G_ACTIVE]
+    b = seat(p)
+    if g[G_ABIL] == C[C_AYNIR]:
+        if a == A_END:
+            g[G_PHASE] = g[G_ABIL_RET]
+        elif kind == K_ABILITY:
+            i = a - C[C_O_OPT]
+            g[G_ABIL_STEP] += 1
+            if GIVE[i] == 0:
+                g[G_ABIL_SRC] = i                           # ``ability_field``: which follower
+                return
+            if GIVE[i] == 1:
+                pay(g, p, C, 1, 0, 0)
+            else:
+                gain_points(g, p, -1, C, tab)
+            aynir_get(g, p, i, C, tab)
+        else:
+            g[b + P_FOL + a - C[C_O_FIELD]] -= 1
+            g[b + P_SUPPLY] += 1
+            i = g[G_ABIL_SRC]
+            g[G_ABIL_SRC] = -1
+            aynir_get(g, p, i, C, tab)
+        return
     if g[G_ABIL] == C[C_COLTERON]:
         if kind == K_ABILITY_COUNT:                         # RC-R208: c followers to the destination
             c = a - C[C_O_COUNT] + 1

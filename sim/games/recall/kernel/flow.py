@@ -36,7 +36,7 @@ from sim.games.recall.kernel.turn import (
     after_event, end_turn, event_mask, event_of, free_actions, main_mask, recharge,
     use_event_ability)
 from sim.games.recall.state import (
-    G_PROD_LAST, K_ABILITY_FIELD, PH_ABILITY_FIELD, G_BONUS_LAST, K_ABILITY_COUNT,
+    G_PROD_LAST, K_ABILITY_FIELD, PH_ABILITY_FIELD, G_BONUS_LAST, K_ABILITY_COUNT, K_ABILITY,
     ALT_KIND, F_ART, F_START, G_ACTIVE, G_CARD, G_DARK, G_DEC, G_DSTEP, G_EVENT_USED, G_FIELD,
     G_FR_N, G_GUARD, G_KIND, G_KLEFT, G_KTRACK, G_LEFT, G_MCOUNT, G_MFROM, G_MOVES, G_MTO, G_NF,
     G_NP, G_OLD_ITEMS, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_PICKED, G_PROD_LEFT, G_PROD_USED,
@@ -256,8 +256,8 @@ def apply(g, h, C, tab, atoms, a):
                 take_artifact(g, C, tab, atoms)
     elif k == K_KEY or k == K_KEYUP or k == K_SLOT or k == K_FREE or k == K_DISPLAY:
         apply_gain(g, h, C, tab, k, a)
-    elif k == K_ABILITY_FIELD or k == K_ABILITY_COUNT:
-        apply_ability_field(g, C, k, a)
+    elif k == K_ABILITY_FIELD or k == K_ABILITY_COUNT or k == K_ABILITY:
+        apply_ability_field(g, C, tab, k, a)
     elif k == K_ORDER:
         apply_order(g, h, C, tab, atoms, a)
     elif k == K_CHOOSE:
