@@ -178,7 +178,9 @@ FR_W = FR_REGS + FR_EV_WORDS - 1 + len(REGS)   # per frame: effect, items done (
 G_PROD_LAST = G_CHEST_K + 1      # the production field activated last (Schokbron, RC-R249)
 G_ABIL = G_PROD_LAST + 1         # the coded ability asking ``ability_field``, and the phase after it
 G_ABIL_RET = G_ABIL + 1
-G_FR = G_ABIL_RET + 1            # [FR_MAX, FR_W]
+G_ART_LAST = G_ABIL_RET + 1      # covered reward of the artifact gained last + 1, 0 none since the
+                                 # sanctuary in progress (K-01 on ART_DISPLAY, RC-R227)
+G_FR = G_ART_LAST + 1            # [FR_MAX, FR_W]
 SEAT0 = G_FR + FR_MAX * FR_W
 
 # ---- per-seat columns (offsets inside a seat block) -------------------------------------------------

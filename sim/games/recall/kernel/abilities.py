@@ -5,14 +5,15 @@ event window) or chosen at a free activation; the flow then goes on with the pha
 Compiled: Alambiek (RC-R241: one own follower off the board, then +1 red crystal; ``ability_field``;
 no follower on the board: nothing, as the oracle),
 GPR (RC-R246: in the ``excavate`` window, 1 more step on the track of the stone taken) and
-Schokbron (RC-R249, RC-R250: in the ``production`` window, the field's yield once more). Any
-other coded ability stops the game (``G_STOP`` "ability").
+Schokbron (RC-R249, RC-R250: in the ``production`` window, the field's yield once more); more in
+``abilities_2.py``. Any other coded ability stops the game (``G_STOP`` "ability").
 """
 from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, frames, queue
+from sim.games.recall.kernel import abilities_2, common, frames, queue
+from sim.games.recall.kernel.abilities_2 import use_coded_2
 from sim.games.recall.kernel.common import (
     C_ALAMBIEK, C_GPR, C_O_FIELD, C_SCHOKBRON, C_T_PROD, S_ABILITY, kernel, seat, stop)
 from sim.games.recall.kernel.frames import push_frame
@@ -21,7 +22,7 @@ from sim.games.recall.state import (
     G_ABIL, G_ABIL_RET, G_ACTIVE, G_DEV_K, G_KEACH, G_KLEFT, G_KTRACK, G_NF, G_PHASE, G_PROD_LAST,
     K_ABILITY_FIELD, PH_ABILITY_FIELD, PH_KSTEP, P_CR, P_FOL, P_SUPPLY)
 
-kernel_cache.watch(__file__, st, common, frames, queue)
+kernel_cache.watch(__file__, st, abilities_2, common, frames, queue)
 
 
 @kernel
@@ -40,7 +41,7 @@ def use_coded(g, C, tab, a):
         g[G_PHASE] = PH_KSTEP
     elif a == C[C_SCHOKBRON]:
         push_frame(g, tab[C[C_T_PROD] + g[G_PROD_LAST]], ret, 0, -1, -1)
-    else:
+    elif not use_coded_2(g, C, tab, a):
         stop(g, S_ABILITY)
 
 
