@@ -80,3 +80,44 @@ def test_k01_on_the_display_reward_without_an_artifact_taken_gives_nothing_rc_r2
     engine.step(s, [t.action_names.index("use:K-01")])
     assert g[_col(st.P_SKILL)] == 2 and list(g[_col(st.P_TRK):_col(st.P_TRK) + 3]) == list(
         before[_col(st.P_TRK):_col(st.P_TRK) + 3]) and g[_col(st.P_ARTS)] == before[_col(st.P_ARTS)]
+
+
+def _own_portaal(t, s):
+    g = s.m[0]
+    g[_col(st.P_OWN + t.ability_names.index("Portaal"))] = 1
+    g[_col(st.P_SKILL)] = 3
+    return g
+
+
+def _field(t, f):
+    return t.action_names[int(t.C[kernel.C_O_FIELD]) + f]
+
+
+def test_portaal_places_a_new_follower_also_on_another_players_building_rc_r248_rc_r76():
+    """Seat 1 has a building on a field where seat 0 has nothing: Portaal's ``place`` offers it
+    besides seat 0's own fields; the follower comes from the supply, then back to ``main``."""
+    t, s = _at_main()
+    g = _own_portaal(t, s)
+    own = [f for f in range(g[st.G_NF]) if g[_col(st.P_FOL + f)] > 0 or g[_col(st.P_BLD + f)] > 0
+           or g[st.F_START + f] == g[_col(st.P_START)]]
+    other = next(f for f in range(g[st.G_NF]) if f not in own)
+    g[st.seat_col(1, st.P_BLD + other)] = 1
+    supply = int(g[_col(st.P_SUPPLY)])
+    _run(s)
+    engine.step(s, [t.action_names.index("use:Portaal")])
+    assert _kind(s) == "place" and _names(t, s) == [_field(t, f) for f in sorted(own + [other])]
+    engine.step(s, [t.action_names.index(_field(t, other))])
+    assert g[_col(st.P_FOL + other)] == 1 and g[_col(st.P_SUPPLY)] == supply - 1
+    assert _kind(s) == "main" and g[_col(st.P_SKILL)] == 2
+
+
+def test_portaal_with_an_empty_supply_places_nothing_rc_r248_rc_a73():
+    """No follower in the supply: Portaal is paid, nothing is placed, the turn goes on."""
+    t, s = _at_main()
+    g = _own_portaal(t, s)
+    g[_col(st.P_SUPPLY)] = 0
+    followers = g[_col(st.P_FOL):_col(st.P_FOL) + st.F_MAX].copy()
+    _run(s)
+    engine.step(s, [t.action_names.index("use:Portaal")])
+    assert _kind(s) == "main" and g[_col(st.P_SKILL)] == 2
+    assert list(g[_col(st.P_FOL):_col(st.P_FOL) + st.F_MAX]) == list(followers)
