@@ -72,7 +72,7 @@ def test_a_recall_experiment_runs_through_the_command_line_and_a_game_replays(tm
     assert replay.returncode == 0, replay.stderr
     out = replay.stdout
     assert "# matches the stored results" in out
-    assert "# seat 0: slot" in out and "(lookahead)" in out
+    assert "# seat 0 (start player): slot" in out and "strategy lookahead" in out and "(lookahead): " in out
     assert "(draft): use:" not in out and "seat 0 takes the tribe" in out
     assert "the hourglass has run out: the game is over" in out
     assert "key cards " in out and "followers on " in out and "Round 17" in out

@@ -163,7 +163,9 @@ def build_tables(config, content: Content) -> Tables:
         kernel.C_EXO: ab_names.index("Exoskelet") if "Exoskelet" in ab_names else -1,
         **{key: ab_names.index(name) if name in ab_names else -1 for key, name in (
             (kernel.C_ALAMBIEK, "Alambiek"), (kernel.C_GPR, "GPR"), (kernel.C_SCHOKBRON, "Schokbron"),
-            (kernel.C_GOLIATH, "Goliath"))},
+            (kernel.C_GOLIATH, "Goliath"), (kernel.C_K01, "K-01"), (kernel.C_PORTAAL, "Portaal"))},
+        kernel.C_SANCT_ART: sum(1 << k for k, r in enumerate(content.board.sanctuaries)
+                                if [a.op for item in r for a in item] == ["ART_DISPLAY"]),
         kernel.C_WSW: max(len(c) for c in content.board.workshops), kernel.C_NMON: len(content.board.monuments),
         kernel.C_NSANCT: len(content.board.sanctuaries), kernel.C_EXC_TERR: terrains.index("excavation"),
         kernel.C_PER_SITE: content.setup.stones_per_site, kernel.C_FREE_UPG: int(config.free_upgrade_choice),

@@ -58,7 +58,8 @@ K_DONE = -1
  PH_DONE, PH_DEV, PH_DEV_FIELD, PH_SANCTUARY, PH_STONE, PH_MON_TILE, PH_DEV_PAY, PH_DEV_CRYSTAL,
  PH_DEV_NEXT, PH_SANCT_EVENT, PH_EXC_EVENT, PH_CAMP_EVENT, PH_CHOOSE, PH_ORDER, PH_FREE, PH_DISPLAY,
  PH_KEYUP, PH_SLOT, PH_EXPLORE, PH_ROTATION, PH_EXPLORE_NEXT, PH_UPGRADE,
- PH_W_FROM, PH_W_COUNT, PH_W_STEP, PH_W_EXIT, PH_W_EXIT_COUNT, PH_W_PAY, PH_W_END, PH_ABILITY_FIELD) = range(65)
+ PH_W_FROM, PH_W_COUNT, PH_W_STEP, PH_W_EXIT, PH_W_EXIT_COUNT, PH_W_PAY, PH_W_END, PH_ABILITY_FIELD,
+ PH_PORTAAL) = range(66)
 # why a game stopped (``G_STOP``)
 STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring")
 PEND_MAX = 16       # pending effects of a turn
@@ -184,7 +185,9 @@ G_ABIL_STEP = G_BONUS_LAST + 1   # a coded ability's parameters asked so far (Co
 G_ABIL_SRC = G_ABIL_STEP + 1     # 0 source, 1 destination, 2 count) and the fields chosen; Aynir
                                  # (RC-R205): exchanges made, the one giving a follower (-1 none)
 G_ABIL_DST = G_ABIL_SRC + 1
-G_FR = G_ABIL_DST + 1            # [FR_MAX, FR_W]
+G_ART_LAST = G_ABIL_DST + 1      # covered reward of the artifact gained last + 1, 0 none since the
+                                 # sanctuary in progress (K-01 on ART_DISPLAY, RC-R227)
+G_FR = G_ART_LAST + 1            # [FR_MAX, FR_W]
 SEAT0 = G_FR + FR_MAX * FR_W
 
 # ---- per-seat columns (offsets inside a seat block) -------------------------------------------------

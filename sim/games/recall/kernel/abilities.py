@@ -11,14 +11,15 @@ register ``G_BONUS_LAST``, kept per frame so a token reached inside a token's re
 change the outer one) and Colteron (RC-R208, RC-A45: +1 white crystal; ``ability_field`` a source
 volcano or ``end``, the destination volcano, ``ability_count``; no pigs as no Dorian is compiled) and
 Aynir (RC-R205, RC-R206, RC-A44: up to 4 ``ability`` exchanges or ``end``; a follower given is
-asked with ``ability_field``, one received with ``place``). Any
+asked with ``ability_field``, one received with ``place``). More in ``abilities_2.py``. Any
 other coded ability stops the game (``G_STOP`` "ability").
 """
 from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, frames, movement, queue
+from sim.games.recall.kernel import abilities_2, common, frames, movement, queue
+from sim.games.recall.kernel.abilities_2 import use_coded_2
 from sim.games.recall.kernel.common import (
     A_END, C_ALAMBIEK, C_AYNIR, C_COLTERON, C_GOLIATH, C_GPR, C_O_COUNT, C_O_FIELD, C_SCHOKBRON, C_T_PROD,
     C_O_OPT, C_VOLCANO, S_ABILITY, gain_points, kernel, pay, payable, seat, stop)
@@ -31,7 +32,7 @@ from sim.games.recall.state import (
     K_ABILITY_COUNT, K_ABILITY_FIELD, PH_ABILITY_FIELD, PH_KSTEP, PH_PLACE, P_CR, P_FOL, P_SCORE,
     P_SUPPLY)
 
-kernel_cache.watch(__file__, st, common, frames, movement, queue)
+kernel_cache.watch(__file__, st, abilities_2, common, frames, movement, queue)
 
 
 @kernel
@@ -56,7 +57,7 @@ def use_coded(g, C, tab, a):
         push_frame(g, tab[C[C_T_PROD] + g[G_PROD_LAST]], ret, 0, -1, -1)
     elif a == C[C_GOLIATH]:
         push_frame(g, g[G_BONUS_LAST], ret, 0, -1, -1)
-    else:
+    elif not use_coded_2(g, C, tab, a):
         stop(g, S_ABILITY)
 
 

@@ -28,8 +28,8 @@ kernel = njit(cache=True, _nrt=False)
  C_T_TBLD, C_T_TCOL, C_T_TKEY, C_T_WSCOST, C_T_WSN, C_WSW, C_T_MONCOST, C_NMON, C_T_SANCT, C_NSANCT, C_T_EXC,
  C_T_MTILE, C_T_CAMP, C_T_PROD_COL, C_T_PROD_POS, C_T_FTRACK, C_EXC_TERR, C_T_KCOLOUR,
  C_T_SADJ, C_T_TILE, C_PER_SITE, C_FREE_UPG, C_T_TWATER, C_WSTAY, C_ALAMBIEK, C_GPR, C_SCHOKBRON,
- C_GOLIATH) = range(101)
-NC = 101
+ C_GOLIATH, C_K01, C_SANCT_ART, C_PORTAAL) = range(104)
+NC = 104
 DRAFT_PAIRS, DRAFT_RANDOM, DRAFT_CUSTOM = 0, 1, 2
 A_END, A_RECALL = 0, 1
 EVENTS = ("", "bonus_token", "key_card", "sanctuary", "artifact", "excavate", "production", "camp")

@@ -22,7 +22,7 @@ from sim.games.recall.kernel.common import (
 from sim.games.recall.kernel.queue import atom_frame, queue_reward
 from sim.games.recall.kernel.movement import exo_usable, face_up, pay_followers
 from sim.games.recall.state import (
-    F_CAMP, F_MONTILE, F_SITE, F_TERR, G_ACTIVE, G_DEV_EXO, G_DEV_F, G_DEV_K, G_DEV_RET,
+    F_CAMP, F_MONTILE, F_SITE, F_TERR, G_ACTIVE, G_ART_LAST, G_DEV_EXO, G_DEV_F, G_DEV_K, G_DEV_RET,
     G_DEV_STEP, G_DEV_T, G_HERE, G_KLEFT, G_KTRACK, G_LEFT, G_MON_DISP, G_NF, G_NP, G_PHASE,
     K_CRYSTAL, K_DEV, K_DEV_FIELD, K_MON_TILE, K_PAYMENT, K_SANCTUARY, K_STONE, PH_CAMP_EVENT,
     PH_DEV, PH_DEV_CRYSTAL, PH_DEV_FIELD, PH_DEV_NEXT, PH_DEV_PAY, PH_EXC_EVENT, PH_KEY, PH_KSTEP,
@@ -254,6 +254,7 @@ def dev_next(g, C, tab, atoms):
             g[G_HERE] = f + 1
             g[G_DEV_STEP] = DS_CAMPS
             clear_event(g)
+            g[G_ART_LAST] = 0
             if not queue_reward(g, tab[C[C_T_SANCT] + i], PH_SANCT_EVENT, C, tab, atoms, False):
                 stop(g, S_REWARD)
         elif t == DEV_WORKSHOP:                      # RC-R130..R136: the terrain's key colour

@@ -17,6 +17,7 @@ from sim.games.recall.kernel.common import (
     stop)
 from sim.games.recall.kernel.frames import push_frame
 from sim.games.recall.kernel.abilities import ability_field_mask, apply_ability_field, use_coded
+from sim.games.recall.kernel.abilities_2 import portaal_mask
 from sim.games.recall.kernel.chests import discard_chest
 from sim.games.recall.kernel.draft import (
     deal_old_tribes, draft_mask, draft_picks, draft_seat, place_start_followers, take_draft)
@@ -49,7 +50,7 @@ from sim.games.recall.state import (
     PH_DISPLAY, PH_DONE, PH_DRAFT, PH_EFFECT, PH_EXEC, PH_EXPLORE, PH_EXPLORE_NEXT, PH_FREE,
     PH_GOAL, PH_ITEM, PH_KEY, PH_KEYUP, PH_KEY_EVENT, PH_KSTEP, PH_KTRACK, PH_MAIN, PH_MOVE_COUNT,
     PH_MOVE_FROM, PH_MOVE_TO, PH_NEXT, PH_OLD, PH_ORDER, PH_PATH, PH_PAYMENT, PH_PAY_MOVE,
-    PH_PLACE, PH_PRODUCE, PH_PROD_EVENT, PH_RECHARGE, PH_SELL, PH_SELL_COUNT, PH_SLOT, PH_SOLO,
+    PH_PLACE, PH_PORTAAL, PH_PRODUCE, PH_PROD_EVENT, PH_RECHARGE, PH_SELL, PH_SELL_COUNT, PH_SLOT, PH_SOLO,
     PH_STOP, PH_TURN, PH_TURN_END, PH_UNITS, PH_UPGRADE, PH_W_END, PH_W_FROM, P_AVAIL, P_BLD, P_CR,
     P_EVER, P_FOL, P_OWN, P_PATHS, P_PLAYS, P_RECALLS, P_SLOT, P_START, P_STEPS_LOST, P_SUPPLY,
     P_TRK)
@@ -469,6 +470,10 @@ def advance(g, h, lg, C, tab, atoms):
             b = seat(p)
             for f in range(g[G_NF]):
                 lg[C[C_O_FIELD] + f] = g[b + P_FOL + f] > 0 or g[b + P_BLD + f] > 0 or g[F_START + f] == g[b + P_START]
+            if decide(g, h, lg, C, tab, atoms, K_PLACE, p):
+                return
+        elif ph == PH_PORTAAL:
+            portaal_mask(g, lg, C, p)
             if decide(g, h, lg, C, tab, atoms, K_PLACE, p):
                 return
         elif ph == PH_CRYSTAL:

@@ -9,7 +9,7 @@ from sim.games.recall.kernel.common import (
     C_VOLCANO, can_use, clear_event, kernel, seat)
 from sim.games.recall.kernel.frames import push_frame
 from sim.games.recall.state import (
-    F_ART, F_TERR, G_ACTIVE, G_ART_RET, G_MTO, G_UP, PH_ART_EVENT, PH_MOVE_FROM, P_ARTS, P_FOL,
+    F_ART, F_TERR, G_ACTIVE, G_ART_LAST, G_ART_RET, G_MTO, G_UP, PH_ART_EVENT, PH_MOVE_FROM, P_ARTS, P_FOL,
     P_OWN, P_SUPPLY)
 
 kernel_cache.watch(__file__, st, common, frames)
@@ -88,7 +88,8 @@ def gain_artifact(g, c, ret, C, tab):
     g[b + P_ARTS + c] = col + 1
     g[G_ART_RET] = ret
     clear_event(g)
-    push_frame(g, tab[C[C_T_COVERED] + C[C_NCOLS] * c + col], PH_ART_EVENT, 0, -1, -1)
+    g[G_ART_LAST] = tab[C[C_T_COVERED] + C[C_NCOLS] * c + col] + 1
+    push_frame(g, g[G_ART_LAST] - 1, PH_ART_EVENT, 0, -1, -1)
 
 
 @kernel
