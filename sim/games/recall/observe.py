@@ -191,7 +191,7 @@ def _slot_index(ct, slot_id: str) -> int:
 
 def _deal_face_down(s: st.State, draw) -> None:
     """Face-down area tiles (scrubbed to -1): the tiles not face up, shuffled over those slots."""
-    t, ct, B = s.t, s.t.content, s.batch
+    ct, B = s.t.content, s.batch
     S = len(ct.map.slots)
     down = s.m[:, st.G_UP:st.G_UP + S] == 0
     if not down.any():

@@ -16,7 +16,6 @@ import numpy as np
 
 from sim.core.config import build
 from sim.core.datafiles import JsonReader, read_json
-from sim.core.errors import InputError
 from sim.games.recall.board import Board, Fields, Layout, build_board, enterable, fields
 from sim.games.recall.config import Config
 from sim.games.recall.content import load_content
