@@ -404,6 +404,8 @@ def compare(a: Side, b: Side, by: str, paired: bool | None = None, score_test: s
         only = set(sa[by].to_list()) ^ set(sb[by].to_list())
         if only:
             notes.append(f"not in both: {', '.join(map(str, sorted(only)))}")
+    if by == "seat":                  # designers count seats from 1 ("the 1st player"); rows keep 0
+        wins, scores = (t.with_columns(pl.format("seat {}", pl.col(by) + 1).alias(by)) for t in (wins, scores))
     wins, family = decide_changes(wins, by, level, min_edge,
                                   pairs if use_pair else a.info.games + b.info.games)
     k = wins.height

@@ -328,3 +328,15 @@ def test_compare_says_changed_no_change_or_undecided_per_group():
     wide = compare(a, b, "faction", min_edge=0.10)
     assert set(wide.wins["word"]) == {"no change"}
     assert "VERDICT: B changes no faction's win rate by 10.0 pp or more" in format_comparison(wide)
+
+
+def test_compare_by_seat_counts_seats_from_one():
+    """Designers say "the 1st player": a comparison by seat labels seat 0 of the rows "seat 1",
+    in the tables and in the verdict lines, and keeps one line per seat."""
+    a, b = _pair(Variant(factions=THREE, reshuffle=0.3), Variant(factions=THREE, reshuffle=0.3, noise_key=1), 300)
+    c = compare(a, b, "seat")
+    assert c.wins["seat"].to_list() == ["seat 1", "seat 2", "seat 3"]
+    assert c.scores["seat"].to_list() == ["seat 1", "seat 2", "seat 3"]
+    assert sorted(ln.group for ln in c.family.lines) == ["seat 1", "seat 2", "seat 3"]
+    text = format_comparison(c)
+    assert "seat 1" in text and "seat 0" not in text
