@@ -13,6 +13,7 @@ import numpy as np
 
 from sim.core import rng
 from sim.core.errors import RunError
+from sim.core.memo import per_object
 from sim.games.recall import engine
 from sim.games.recall import state as st
 from sim.games.recall.config import Config
@@ -61,6 +62,20 @@ def end_state(s) -> EndState:
         camps=built["camps"], area_tiles=built["area_tiles"], pig_farms=zeros)
 
 
+@per_object
+def board_of(game_map):
+    """The board of a map, built once per loaded map (read only)."""
+    return build_board(game_map)
+
+
+@per_object
+def board_pairs(game_map) -> tuple:
+    """(fields, neighbours): int64 arrays of every (field, existing neighbour) pair of the map."""
+    board = board_of(game_map)
+    pairs = [(f, x) for f in range(len(board.neighbours)) for x in board.neighbours[f] if x >= 0]
+    return tuple(np.array(col, dtype=np.int64) for col in zip(*pairs))
+
+
 def _built(s, b: int, p: int) -> tuple:
     """Seat p's buildings in game b as ``scoring.Components.buildings``: (kind, slot or -1, the
     face-up camps next to it) per building, for the solo goal split (RC-V15, RC-A54)."""
@@ -87,7 +102,7 @@ def _buildings(s) -> dict:
     bld = s.seat(st.P_BLD, nf)[:, :n].astype(np.int64)               # BUILDINGS index + 1, 0 none
     out = {"sanctuaries": (bld == 1 + BUILDINGS.index("sanctuary")).sum(axis=2)}
     mon = bld == 1 + BUILDINGS.index("monument")
-    board = build_board(ct.map)
+    board = board_of(ct.map)
     out["board_monuments"] = np.zeros((B, n, 3), dtype=np.int64)
     for f, bm in zip(board.board_monuments, ct.map.board_monuments):
         out["board_monuments"][:, :, bm.track] = mon[:, :, f]
@@ -100,13 +115,11 @@ def _buildings(s) -> dict:
     up = np.ones((B, nf), dtype=bool)
     up[:, slot >= 0] = s.m[:, st.G_UP + slot[slot >= 0]] == 1
     has = bld > 0
-    camps = np.zeros((B, n, len(ct.camps)), dtype=bool)
-    for f in range(nf):
-        for x in board.neighbours[f]:
-            if x >= 0:
-                seen = (camp[:, x] >= 0) & up[:, x]
-                for b in np.flatnonzero(seen):
-                    camps[b, :, camp[b, x]] |= has[b, :, f]
+    f_of, x_of = board_pairs(ct.map)                          # every (field, neighbour) pair
+    seen = (camp[:, x_of] >= 0) & up[:, x_of]                  # [B, pairs]: a face-up camp there
+    near = has[:, :, f_of] & seen[:, None, :]                  # [B, n, pairs]
+    which = camp[:, x_of][:, None, :]
+    camps = np.stack([(near & (which == c)).any(axis=2) for c in range(len(ct.camps))], axis=2)
     out["camps"] = camps.sum(axis=2)
     tiles = np.zeros((B, n, board.n_slots), dtype=bool)
     for f in np.flatnonzero(slot >= 0):

@@ -53,6 +53,8 @@ def position_value(s, players, weights) -> np.ndarray:
     unknown = set(w) - set(DEFAULTS)
     if unknown:
         raise ValueError(f"unknown position_value weights {sorted(unknown)}; expected {sorted(DEFAULTS)}")
+    if not any(w[k] for k in DEFAULTS if k != "opponents"):          # every weight 0: the value is 0
+        return np.where(s.m[:, st.G_KIND] == st.K_STOP, STOPPED, 0.0)
     parts = components(s)
     total = sum(w[k] * v for k, v in parts.items())
     me = np.asarray(players, dtype=np.int64)
