@@ -3,7 +3,9 @@
 All plans share one evaluation (``PlanParams``) and differ in their default weights:
 
 * ``ak_greedy``: claims where a marker gains most places now (AK-E4..E8).
-* ``ak_capital_hunter``: values capitals of large kingdoms (AK-R14, AK-R16, AK-E28).
+* ``ak_capital_hunter``: values capitals of large kingdoms for their council markers (AK-R37,
+  AK-R40) and weighs the retreat a capital claim forces (AK-R16, AK-R34): it claims one when
+  that pays.
 * ``ak_spreader``: enters many kingdoms for second and third places (AK-E6..E8).
 * ``ak_early_retreat``: retreats for the first-retreat tile (AK-R34) as soon as no claim is
   worth more than the tile.
@@ -13,10 +15,11 @@ were scored now (a tie for first counts as the battle's chance of the tile, else
 and a modifier, AK-E10..E20), plus the plan's bonuses, minus a cost for the card's rank (high
 cards win battles, AK-E12). A rally is worth its point plus ``redraw`` per card no kingdom
 allows now (those are discarded); a retreat is worth the expected first-retreat tile x
-``retreat_tile`` while the age's tile is free, else ``retreat_below``. Battles: the card with
-the best chance to win against the unseen cards the others may hold, less its cost (a 1 when
-an 8 is likely, a low card when it is enough, AK-E12, AK-E13); modifiers: the fewest that beat
-every revealed card. Every number comes from the experiment file (``params``); the plans read
+``retreat_tile`` while the age's tile is free, else ``retreat_below``; a capital claim's forced
+retreat counts x ``forced``. Battles: the card with the best chance to win against the unseen
+cards the others may hold, by the round's rule with any number of players (a 1 when an 8 is
+likely, a low card when it is enough, AK-E12, AK-E13, AK-A27), less its cost; modifiers: the
+fewest that beat every revealed card. Every number comes from the experiment file (``params``); the plans read
 only the observation (hidden information is never in it, ``sim/games/animal_kingdoms/observe.py``).
 """
 from __future__ import annotations
@@ -37,7 +40,7 @@ class PlanParams:
     solo_tie: float = 0.15       # the same against the robot (solo; it keeps adding markers, AK-V6..V14)
     second: float = 1.0          # x second-place points when it makes the player second
     third: float = 1.0           # x third-place points
-    capital: float = 0.0         # x kingdom size x later ages / 2 for a claim that takes the capital (its council marker)
+    capital: float = 0.0         # x size x later ages / 2 for a claim that takes the capital (its council marker)
     size: float = 0.0            # x kingdom size for any claim
     spread: float = 0.0          # bonus for a first marker in a kingdom
     card: float = 0.3            # cost per rank / 8 of the card played (claims and battles)
@@ -47,7 +50,7 @@ class PlanParams:
     retreat_tile: float = 0.0    # x expected first-retreat tile: a retreat's worth while the tile is free (0: off) ...
     forfeit: float = 12.0        # ... less this x the share of the board still unclaimed (the rest of the age)
     retreat_below: float = -1.0  # a retreat's worth otherwise
-    forced: float = 0.0          # x a capital claim's forced retreat: the tile while free less the rest of the age (AK-R16)
+    forced: float = 0.0          # x a capital claim's forced retreat (AK-R16): tile while free less the rest of the age
     council: bool = True         # move capital markers to councils (AK-R37)
 
     def validate(self):

@@ -11,9 +11,11 @@ Battle cards: the cards the observer has not seen (not in its hand, the columns,
 pile, the robot's cards or this round's reveal) are where the other hands come from; each
 opposing participant is modelled as playing the highest of its hand (AK-E12), drawn from those
 cards, and each hand card's value is its chance to win (AK-E12..E15, a printed 1 beats a printed
-8, AK-A26/A27; modifiers held on both sides, AK-E14) times the stake (the tile against second
-place), minus the cost of spending the card. Solo: the robot's revealed cards are drawn from the
-unseen cards (AK-V16, AK-A40).
+8, AK-A26; with three or more the round's rule, AK-A27; modifiers held on both sides, AK-E14)
+times the stake (the tile against second place), minus the cost of spending the card. A capital
+claim counts the retreat it forces (AK-R16: the first-retreat tile while free, less the player's
+share of the rest of the age), weighted by the plan's ``forced``. Solo: the robot's revealed
+cards are drawn from the unseen cards (AK-V16, AK-A40).
 
 Parameters arrive as two arrays (numba freezes globals into its on-disk cache, so nothing here
 is computed from the content): ``ip`` layout and integer switches, ``fw`` float weights; their
@@ -97,8 +99,8 @@ def _rest(filled, spaces, markers, active, g, P):
 
 
 @njit(cache=True, inline="always")
-def _turn_values(g, me, vals, cnt, capitals, hrank, cost, legal, hand, ordm, cap, council, fpn, fp, st_rallies, rt_owner, age,
-                 active, supply, rank, size, ips, fws, m):
+def _turn_values(g, me, vals, cnt, capitals, hrank, cost, legal, hand, ordm, cap, council, fpn, fp, st_rallies,
+                 rt_owner, age, active, supply, rank, size, ips, fws, m):
     N, K, H, P, T = ips[m, I_N], ips[m, I_K], ips[m, I_H], ips[m, I_P], ips[m, I_T]
     A_RALLY, A_RETREAT = ips[m, I_A_RALLY], ips[m, I_A_RETREAT]
     for a in range(vals.shape[0]):
@@ -156,7 +158,8 @@ def _turn_values(g, me, vals, cnt, capitals, hrank, cost, legal, hand, ordm, cap
     # free (AK-R34), less the claims the rest of the age would have brought
     tile_free = rt_owner[g, np.int64(age[g])] < 0
     tile = fws[m, F_TILE] if tile_free else 0.0
-    forced = fws[m, F_FORCED] * (tile - fws[m, F_FORFEIT] * _rest(filled + 1.0, spaces, supply[g, me] - 1, active, g, P))
+    left = _rest(filled + 1.0, spaces, supply[g, me] - 1, active, g, P)
+    forced = fws[m, F_FORCED] * (tile - fws[m, F_FORFEIT] * left)
     for k in range(K):
         if capitals[k]:
             for h in range(H):
@@ -368,7 +371,8 @@ def _mod_choice(g, me, revealed, rcards, mods, rank, ips, m):
 
 @njit(cache=True)
 def choose(player, phase, legal, keys, counter, hand, hand_count, ordm, cap, council, fpn, fp, st_rallies, rt_owner,
-           age, active, supply, col, disc, bonus, revealed, rcards, part, lost, mods, sj, order, rank, size, which, ips, fws):
+           age, active, supply, col, disc, bonus, revealed, rcards, part, lost, mods, sj, order, rank, size, which, ips,
+           fws):
     """int64[b] actions; row g decided by plan ``which[g]`` (its rows of ``ips`` / ``fws``)."""
     b, A = legal.shape
     out = np.zeros(b, dtype=np.int64)
