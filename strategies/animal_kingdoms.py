@@ -48,7 +48,7 @@ class PlanParams:
     redraw: float = 0.5          # per card a rally discards that no kingdom allows now (AK-R30)
     max_rallies: int = 3         # rallies per game at most
     retreat_tile: float = 0.0    # x expected first-retreat tile: a retreat's worth while the tile is free (0: off) ...
-    forfeit: float = 12.0        # ... less this x the share of the board still unclaimed (the rest of the age)
+    forfeit: float = 12.0        # ... less this x the player's share of the free board (the rest of the age)
     retreat_below: float = -1.0  # a retreat's worth otherwise
     forced: float = 0.0          # x a capital claim's forced retreat (AK-R16): tile while free less the rest of the age
     council: bool = True         # move capital markers to councils (AK-R37)
