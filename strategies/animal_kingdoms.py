@@ -149,7 +149,7 @@ class CapitalHunter(_Plan):
 
 @dataclasses.dataclass(frozen=True)
 class SpreadParams(PlanParams):
-    first: float = 0.7
+    first: float = 1.2           # a lead above second place (1.5 x 3) for every tile (4..10, AK-A21)
     second: float = 1.5
     third: float = 1.5
     spread: float = 2.0

@@ -392,3 +392,30 @@ def test_forced_retreat_counts_the_active_players_share_AK_R5_R16():
     assert t.A_RALLY <= choose("ak_capital_hunter", obs, legal) < t.A_RETREAT
     legal[t.A_RALLY:t.A_RETREAT] = False
     assert choose("ak_capital_hunter", obs, legal) == k
+
+
+@pytest.mark.parametrize("name", PLANS)
+def test_a_lead_is_worth_more_than_second_place_AK_E4_E6_A21(name):
+    """Sole first place scores the tile (4..10, AK-A21), second place 3 points (AK-E6): with every
+    plan's default weights a lead is worth strictly more than second place for every tile, and a
+    claim that takes the lead in an empty kingdom (tile 4) beats one that makes the plan second.
+    (The spreader's weights, first 0.7 and second 1.5, made a lead worth no more than second
+    place for tiles up to 6, so it did not fight for first: against the robot it won 17.6% at
+    easy, with first 1.2 33.0%.)"""
+    from strategies import animal_kingdoms_kernel as K
+    plan = registry.make(name, {}, GAME, content_for(Config(players=2)))
+    obs, t = position()
+    _, fw = plan._pack(t)
+    first, tie, second, third, mod = (fw[K.F_FIRST], fw[K.F_TIE], fw[K.F_SECOND], fw[K.F_THIRD], fw[K.F_MODIFIER])
+    for tile in range(4, 11):
+        lead = K._points(1, 0, 0, float(tile), first, tie, second, third, mod, False, False, False)
+        behind = K._points(1, 1, 0, float(tile), first, tie, second, third, mod, False, False, False)
+        assert lead > behind, (tile, lead, behind)
+    hand(obs, [card(t, 5)])
+    ka, kb = 0, 1
+    obs.ordm[0, kb, 1] = 2
+    obs.fp[0, :, :] = 4
+    obs.fpn[0, :] = 0
+    legal = np.zeros(t.A, dtype=bool)
+    legal[[ka, kb]] = True
+    assert choose(name, obs, legal, {"capital": 0.0, "size": 0.0}) == ka
