@@ -3,7 +3,9 @@
 All plans share one evaluation (``PlanParams``) and differ in their default weights:
 
 * ``ak_greedy``: claims where a marker gains most places now (AK-E4..E8).
-* ``ak_capital_hunter``: values capitals of large kingdoms (AK-R14, AK-R16, AK-E28).
+* ``ak_capital_hunter``: values capitals of large kingdoms for their council markers (AK-R37,
+  AK-R40) and weighs the retreat a capital claim forces (AK-R16, AK-R34): it claims one when
+  that pays.
 * ``ak_spreader``: enters many kingdoms for second and third places (AK-E6..E8).
 * ``ak_early_retreat``: retreats for the first-retreat tile (AK-R34) as soon as no claim is
   worth more than the tile.
@@ -13,10 +15,11 @@ were scored now (a tie for first counts as the battle's chance of the tile, else
 and a modifier, AK-E10..E20), plus the plan's bonuses, minus a cost for the card's rank (high
 cards win battles, AK-E12). A rally is worth its point plus ``redraw`` per card no kingdom
 allows now (those are discarded); a retreat is worth the expected first-retreat tile x
-``retreat_tile`` while the age's tile is free, else ``retreat_below``. Battles: the card with
-the best chance to win against the unseen cards the others may hold, less its cost (a 1 when
-an 8 is likely, a low card when it is enough, AK-E12, AK-E13); modifiers: the fewest that beat
-every revealed card. Every number comes from the experiment file (``params``); the plans read
+``retreat_tile`` while the age's tile is free, else ``retreat_below``; a capital claim's forced
+retreat counts x ``forced``. Battles: the card with the best chance to win against the unseen
+cards the others may hold, by the round's rule with any number of players (a 1 when an 8 is
+likely, a low card when it is enough, AK-E12, AK-E13, AK-A27), less its cost; modifiers: the
+fewest that beat every revealed card. Every number comes from the experiment file (``params``); the plans read
 only the observation (hidden information is never in it, ``sim/games/animal_kingdoms/observe.py``).
 """
 from __future__ import annotations
@@ -37,7 +40,7 @@ class PlanParams:
     solo_tie: float = 0.15       # the same against the robot (solo; it keeps adding markers, AK-V6..V14)
     second: float = 1.0          # x second-place points when it makes the player second
     third: float = 1.0           # x third-place points
-    capital: float = 0.0         # x kingdom size for a claim that takes the capital
+    capital: float = 0.0         # x size x later ages / 2 for a claim that takes the capital (its council marker)
     size: float = 0.0            # x kingdom size for any claim
     spread: float = 0.0          # bonus for a first marker in a kingdom
     card: float = 0.3            # cost per rank / 8 of the card played (claims and battles)
@@ -45,8 +48,9 @@ class PlanParams:
     redraw: float = 0.5          # per card a rally discards that no kingdom allows now (AK-R30)
     max_rallies: int = 3         # rallies per game at most
     retreat_tile: float = 0.0    # x expected first-retreat tile: a retreat's worth while the tile is free (0: off) ...
-    forfeit: float = 12.0        # ... less this x the share of the board still unclaimed (the rest of the age)
+    forfeit: float = 12.0        # ... less this x the player's share of the free board (the rest of the age)
     retreat_below: float = -1.0  # a retreat's worth otherwise
+    forced: float = 0.0          # x a capital claim's forced retreat (AK-R16): tile while free less the rest of the age
     council: bool = True         # move capital markers to councils (AK-R37)
 
     def validate(self):
@@ -85,8 +89,9 @@ class _Plan(Strategy):
             t.A_RALLY, t.A_RETREAT, t.A_BATTLE, t.A_MODS, t.A_YES)
         ip[[K.I_SOLO, K.I_ROBOT_CARDS, K.I_COUNCIL, K.I_MODVAL]] = (
             bool(t.solo), t.battle_cards, bool(w.council), cfg.modifier_value)
-        ip[[K.I_PEACE, K.I_PEACE_NOTHING, K.I_BY_VALUE]] = (
-            bool(cfg.peace), cfg.peace_tied_others == "nothing", cfg.one_beats_eight_uses == "battle_value")
+        ip[[K.I_PEACE, K.I_PEACE_NOTHING, K.I_BY_VALUE, K.I_NINE]] = (
+            bool(cfg.peace), cfg.peace_tied_others == "nothing", cfg.one_beats_eight_uses == "battle_value",
+            cfg.multiway_battle == "one_counts_as_nine")
         tile = float(np.mean(t.content.first_retreat)) + cfg.first_retreat_shift   # a set-aside tile, unseen
         fw = np.zeros(K.NF, dtype=np.float64)
         fw[K.F_FIRST], fw[K.F_TIE] = w.first, (w.solo_tie if t.solo else w.tie)
@@ -96,6 +101,7 @@ class _Plan(Strategy):
         fw[K.F_RALLY], fw[K.F_REDRAW] = w.rally * cfg.rally_points, w.redraw
         fw[K.F_RETREAT_BELOW], fw[K.F_MAX_RALLIES] = w.retreat_below, w.max_rallies
         fw[K.F_RETREAT_TILE], fw[K.F_FORFEIT] = w.retreat_tile * tile, w.forfeit
+        fw[K.F_TILE], fw[K.F_FORCED] = tile, w.forced
         fw[K.F_MODIFIER] = cfg.modifier_endgame_points
         self._packed[id(t)] = (t, ip, fw)
         return ip, fw
@@ -120,8 +126,8 @@ def _choose(obs, legal, rng, which, ips, fws):
     t = obs.t
     return K.choose(obs.player, obs.phase, np.ascontiguousarray(legal), rng.keys, rng.counter, obs.hand,
                     obs.hand_count, obs.ordm, obs.cap, obs.council, obs.fpn, obs.fp, obs.st_rallies, obs.rt_owner,
-                    obs.age, obs.col, obs.disc, obs.bonus, obs.revealed, obs.rcards, obs.part, obs.lost, obs.mods,
-                    obs.sj, t.order, t.rank, t.size, which, ips, fws)
+                    obs.age, obs.active, obs.supply, obs.col, obs.disc, obs.bonus, obs.revealed, obs.rcards,
+                    obs.part, obs.lost, obs.mods, obs.sj, t.order, t.rank, t.size, which, ips, fws)
 
 
 class Greedy(_Plan):
@@ -133,6 +139,7 @@ class CapitalParams(PlanParams):
     capital: float = 1.5
     size: float = 0.3
     card: float = 0.2
+    forced: float = 1.0
 
 
 class CapitalHunter(_Plan):
@@ -142,7 +149,7 @@ class CapitalHunter(_Plan):
 
 @dataclasses.dataclass(frozen=True)
 class SpreadParams(PlanParams):
-    first: float = 0.7
+    first: float = 1.2           # a lead above second place (1.5 x 3) for every tile (4..10, AK-A21)
     second: float = 1.5
     third: float = 1.5
     spread: float = 2.0

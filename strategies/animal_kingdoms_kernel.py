@@ -11,9 +11,11 @@ Battle cards: the cards the observer has not seen (not in its hand, the columns,
 pile, the robot's cards or this round's reveal) are where the other hands come from; each
 opposing participant is modelled as playing the highest of its hand (AK-E12), drawn from those
 cards, and each hand card's value is its chance to win (AK-E12..E15, a printed 1 beats a printed
-8, AK-A26/A27; modifiers held on both sides, AK-E14) times the stake (the tile against second
-place), minus the cost of spending the card. Solo: the robot's revealed cards are drawn from the
-unseen cards (AK-V16, AK-A40).
+8, AK-A26; with three or more the round's rule, AK-A27; modifiers held on both sides, AK-E14)
+times the stake (the tile against second place), minus the cost of spending the card. A capital
+claim counts the retreat it forces (AK-R16: the first-retreat tile while free, less the player's
+share of the rest of the age), weighted by the plan's ``forced``. Solo: the robot's revealed
+cards are drawn from the unseen cards (AK-V16, AK-A40).
 
 Parameters arrive as two arrays (numba freezes globals into its on-disk cache, so nothing here
 is computed from the content): ``ip`` layout and integer switches, ``fw`` float weights; their
@@ -27,11 +29,11 @@ from numba import njit
 
 # ip slots
 I_N, I_K, I_H, I_P, I_M, I_T, I_A_RALLY, I_A_RETREAT, I_A_BATTLE, I_A_MODS, I_A_YES, I_SOLO, I_ROBOT_CARDS, \
-    I_COUNCIL, I_MODVAL, I_PEACE, I_PEACE_NOTHING, I_BY_VALUE = range(18)
+    I_COUNCIL, I_MODVAL, I_PEACE, I_PEACE_NOTHING, I_BY_VALUE, I_NINE = range(19)
 # fw slots
 F_FIRST, F_TIE, F_SECOND, F_THIRD, F_CAPITAL, F_SIZE, F_SPREAD, F_CARD, F_RALLY, F_REDRAW, F_RETREAT_BELOW, \
-    F_MAX_RALLIES, F_RETREAT_TILE, F_MODIFIER, F_FORFEIT = range(15)
-NI, NF = 18, 15
+    F_MAX_RALLIES, F_RETREAT_TILE, F_MODIFIER, F_FORFEIT, F_TILE, F_FORCED = range(17)
+NI, NF = 19, 17
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -86,8 +88,19 @@ def _points(x, ahead, level, tile, first, tie, second, third, modifier, peace, r
 
 
 @njit(cache=True, inline="always")
-def _turn_values(g, me, vals, cnt, hrank, cost, legal, hand, ordm, cap, council, fpn, fp, st_rallies, rt_owner, age,
-                 rank, size, ips, fws, m):
+def _rest(filled, spaces, markers, active, g, P):
+    """The claims the rest of the age would still bring the player, as a share of a full age's fair
+    share (spaces / P): the free territories split among the active players, at most its markers."""
+    n = 0
+    for p in range(P):
+        n += active[g, p]
+    mine = min(max(spaces - filled, 0.0) / max(n, 1), max(np.float64(markers), 0.0))
+    return mine * P / max(spaces, 1.0)
+
+
+@njit(cache=True, inline="always")
+def _turn_values(g, me, vals, cnt, capitals, hrank, cost, legal, hand, ordm, cap, council, fpn, fp, st_rallies,
+                 rt_owner, age, active, supply, rank, size, ips, fws, m):
     N, K, H, P, T = ips[m, I_N], ips[m, I_K], ips[m, I_H], ips[m, I_P], ips[m, I_T]
     A_RALLY, A_RETREAT = ips[m, I_A_RALLY], ips[m, I_A_RETREAT]
     for a in range(vals.shape[0]):
@@ -102,6 +115,7 @@ def _turn_values(g, me, vals, cnt, hrank, cost, legal, hand, ordm, cap, council,
     modifier = 0.0 if peace else fws[m, F_MODIFIER]         # the peace variant has no modifiers (AK-V4)
     filled = 0.0
     spaces = 0.0
+    later = np.float64(max(2 - np.int64(age[g]), 0))       # later ages a council marker counts in
     for k in range(K):
         ordinary = 0
         for p in range(P):
@@ -131,12 +145,25 @@ def _turn_values(g, me, vals, cnt, hrank, cost, legal, hand, ordm, cap, council,
         filled += np.float64(ordinary) + (1.0 if cap[g, k] >= 0 else 0.0)
         spaces += sz
         bonus = gain + fws[m, F_SIZE] * sz
-        bonus = bonus + (fws[m, F_CAPITAL] * sz) * (1.0 if capital else 0.0)
+        # a capital marker moves to the council after Ages I and II and counts in every later
+        # scoring (AK-R37, AK-R40): the hunter's taste, x size x the later ages / 2 (none in Age III)
+        bonus = bonus + (fws[m, F_CAPITAL] * sz * later / 2.0) * (1.0 if capital else 0.0)
         bonus = bonus + fws[m, F_SPREAD] * (1.0 if mine == 0 else 0.0)
         for h in range(H):
             a = h * K + k
             v = bonus - cost[h]
             vals[a] = v
+        capitals[k] = capital
+    # a capital claim ends the claimer's age at once (AK-R16): the first-retreat tile while it is
+    # free (AK-R34), less the claims the rest of the age would have brought
+    tile_free = rt_owner[g, np.int64(age[g])] < 0
+    tile = fws[m, F_TILE] if tile_free else 0.0
+    left = _rest(filled + 1.0, spaces, supply[g, me] - 1, active, g, P)
+    forced = fws[m, F_FORCED] * (tile - fws[m, F_FORFEIT] * left)
+    for k in range(K):
+        if capitals[k]:
+            for h in range(H):
+                vals[h * K + k] += forced
     # rally (AK-R29, AK-R30): its points, plus fresh cards for those no kingdom allows now (they
     # are the ones discarded; else the lowest card)
     subset = 0
@@ -160,25 +187,69 @@ def _turn_values(g, me, vals, cnt, hrank, cost, legal, hand, ordm, cap, council,
     may_rally = st_rallies[g, me] < fws[m, F_MAX_RALLIES]
     vals[A_RALLY + subset - 1] = fws[m, F_RALLY] + fws[m, F_REDRAW] * dead if may_rally else -1e8
     # retreat: the age's first-retreat tile while it is free (AK-R34), less what the rest of the age
-    # would bring (``forfeit`` x the share of the board still unclaimed: a retreat gives up every
-    # later claim of the age); else only when nothing is worth more
-    tile_free = rt_owner[g, np.int64(age[g])] < 0
-    rest = 1.0 - filled / max(spaces, 1.0)
-    by_tile = fws[m, F_RETREAT_TILE] - fws[m, F_FORFEIT] * rest if tile_free and fws[m, F_RETREAT_TILE] > 0.0 else -1e9
-    vals[A_RETREAT] = max(fws[m, F_RETREAT_BELOW], by_tile)
+    # would bring (``forfeit`` x the player's share of the claims left, a retreat gives up every
+    # later claim of the age); else only when nothing is worth more (a plan that weighs a capital
+    # claim's forced retreat, ``forced``, weighs a voluntary one's loss alike)
+    rest = fws[m, F_FORFEIT] * _rest(filled, spaces, supply[g, me], active, g, P)
+    by_tile = fws[m, F_RETREAT_TILE] - rest if tile_free and fws[m, F_RETREAT_TILE] > 0.0 else -1e9
+    vals[A_RETREAT] = max(fws[m, F_RETREAT_BELOW] - fws[m, F_FORCED] * rest, by_tile)
 
 
 @njit(cache=True, inline="always")
-def _beats(x, vx, y, vy, by_value):
-    """Chance that printed rank x (battle value vx) beats printed y (value vy): 1, 1/2 (a new round)
-    or 0. "1 beats 8" compares printed ranks, or battle values (``by_value``, AK-A26)."""
-    if (vx == 1 and vy == 8) if by_value else (x == 1 and y == 8):
-        return 1.0
-    if (vx == 8 and vy == 1) if by_value else (x == 8 and y == 1):
-        return 0.0
+def _is(x, vx, want, by_value):
+    """Card of printed rank x (battle value vx) is "a 1" / "an 8": printed, or by value (AK-A26)."""
+    return (vx if by_value else x) == want
+
+
+@njit(cache=True, inline="always")
+def _round_beats(x, vx, y, vy, triggered, nine, by_value):
+    """Chance that printed x (value vx) beats printed y (value vy) in a battle round: 1, 1/2 (both
+    go on to a new round, AK-E15) or 0. ``triggered``: some card of the round is a 1 (or, with
+    ``nine``, an 8); then every 8 is out (AK-A27 ``eliminate_eights``; with two players this is
+    AK-E13's "1 beats 8"), or every 1 counts as 9 (``one_counts_as_nine``)."""
+    if triggered:
+        if nine:
+            vx += 8 if _is(x, vx, 1, by_value) else 0
+            vy += 8 if _is(y, vy, 1, by_value) else 0
+        else:
+            if _is(x, vx, 8, by_value):
+                return 0.0
+            if _is(y, vy, 8, by_value):
+                return 1.0
     if vx > vy:
         return 1.0
     return 0.5 if vx == vy else 0.0
+
+
+@njit(cache=True, inline="always")
+def _win_chance(x, vx, g, me, pmax, unseen, top, part, lost, mods, MV, P, nine, by_value):
+    """Chance that card x (value vx) wins a battle round against every other participant's highest
+    card (``pmax``, independent). The trigger card (a 1, or an 8 with ``nine``) changes the round
+    for all (AK-A27), so: P(win, nobody triggers) + P(win, someone triggers)."""
+    trigger = 8 if nine else 1
+    on = 1.0                     # P(beat all | the round is triggered), over every opposing card
+    on_quiet = 1.0               # the same, only where no opponent plays the trigger
+    off_quiet = 1.0              # P(beat all, no opponent plays the trigger | not triggered by me)
+    for p in range(P):
+        if p == me or not part[g, p] or lost[g, p]:
+            continue
+        vmod = MV * np.int64(mods[g, p])
+        s_on = 0.0
+        n_on = 0.0
+        n_off = 0.0
+        for y in range(top + 1):
+            if unseen[y]:
+                b_on = pmax[p, y] * _round_beats(x, vx, y, y + vmod, True, nine, by_value)
+                s_on += b_on
+                if not _is(y, y + vmod, trigger, by_value):
+                    n_on += b_on
+                    n_off += pmax[p, y] * _round_beats(x, vx, y, y + vmod, False, nine, by_value)
+        on *= s_on
+        on_quiet *= n_on
+        off_quiet *= n_off
+    if _is(x, vx, trigger, by_value):
+        return on
+    return off_quiet + on - on_quiet
 
 
 @njit(cache=True, inline="always")
@@ -247,48 +318,24 @@ def _battle_values(g, me, vals, unseen, seen, pmax, hand, hand_count, col, disc,
             q = safe / max(total, 1)
             win = q ** ips[m, I_ROBOT_CARDS]
         else:
-            by_value = ips[m, I_BY_VALUE] != 0
-            win0 = 1.0                              # without own modifiers (by value a 1 may need none)
-            for p in range(P):
-                if p == me or not part[g, p] or lost[g, p]:
-                    continue
-                vmod = MV * np.int64(mods[g, p])
-                beat = 0.0
-                beat0 = 0.0
-                for y in range(top + 1):
-                    if unseen[y]:
-                        beat += pmax[p, y] * _beats(x, vx, y, y + vmod, by_value)
-                        beat0 += pmax[p, y] * _beats(x, x, y, y + vmod, by_value)
-                win *= beat
-                win0 *= beat0
-            if by_value:
-                win = max(win, win0)                # modifiers are chosen after the reveal
+            # modifiers are chosen after the reveal: the better of all held and none (AK-E14)
+            by_value, nine = ips[m, I_BY_VALUE] != 0, ips[m, I_NINE] != 0
+            win = max(_win_chance(x, vx, g, me, pmax, unseen, top, part, lost, mods, MV, P, nine, by_value),
+                      _win_chance(x, x, g, me, pmax, unseen, top, part, lost, mods, MV, P, nine, by_value))
         vals[ips[m, I_A_BATTLE] + h] = stake * win - fws[m, F_CARD] * np.float64(x) / 8.0
 
 
 @njit(cache=True, inline="always")
 def _mod_choice(g, me, revealed, rcards, mods, rank, ips, m):
-    """The fewest modifiers that beat every revealed opposing card (else none); a printed 1 beats a
-    printed 8 whatever the modifiers (AK-E13, AK-A26), so they neither help nor are needed there."""
+    """The fewest modifiers that beat every revealed opposing card (else none), by the round's rule:
+    a printed 1 beats a printed 8 whatever the modifiers (AK-E13, AK-A26), and with three or more
+    a revealed 1 puts every 8 out (or makes every 1 a 9, AK-A27), so an 8 that is out need not be
+    beaten; with battle values (AK-A26) modifiers lift an 8 out of a 1's reach and spoil a 1."""
     N, P = ips[m, I_N], ips[m, I_P]
     mine = np.int64(rank[min(np.int64(revealed[g, me]), N)])
     held = np.int64(mods[g, me])
-    if ips[m, I_BY_VALUE] and not ips[m, I_SOLO]:
-        # "1 beats 8" by battle values (AK-A26): modifiers can lift an 8 out of a 1's reach, and
-        # spoil a 1 against an 8; the fewest that beat every revealed card by value, else none
-        for k in range(min(ips[m, I_M], held) + 1):
-            v = mine + ips[m, I_MODVAL] * k
-            ok = True
-            for p in range(P):
-                c = N if p == me else np.int64(revealed[g, p])
-                if c < N:
-                    r = np.int64(rank[c])
-                    ok &= (v == 1 and r == 8) or (not (v == 8 and r == 1) and v > r)
-            if ok:
-                return k
-        return 0
-    need = -(1 << 62)
     if ips[m, I_SOLO]:
+        need = -(1 << 62)
         for i in range(rcards.shape[1]):
             c = np.int64(rcards[g, i])
             if c < N:
@@ -297,29 +344,41 @@ def _mod_choice(g, me, revealed, rcards, mods, rank, ips, m):
                     return 0
                 if not (mine == 1 and r == 8):
                     need = max(need, r)
-    else:
+        for k in range(ips[m, I_M] + 1):
+            if k <= held and mine + ips[m, I_MODVAL] * k >= need:
+                return k
+        return 0
+    by_value, nine = ips[m, I_BY_VALUE] != 0, ips[m, I_NINE] != 0
+    trigger = 8 if nine else 1
+    for k in range(min(ips[m, I_M], held) + 1):
+        v = mine + ips[m, I_MODVAL] * k
+        triggered = _is(mine, v, trigger, by_value)
         for p in range(P):
-            c = N if p == me else np.int64(revealed[g, p])
-            if c < N:
+            c = np.int64(revealed[g, p])
+            if p != me and c < N:
                 r = np.int64(rank[c])
-                if r == 1 and mine == 8:
-                    return 0
-                if not (mine == 1 and r == 8):
-                    need = max(need, r + 1)
-    for k in range(ips[m, I_M] + 1):
-        if k <= held and mine + ips[m, I_MODVAL] * k >= need:
+                triggered |= _is(r, r, trigger, by_value)
+        ok = True
+        for p in range(P):
+            c = np.int64(revealed[g, p])
+            if p != me and c < N:
+                r = np.int64(rank[c])
+                ok &= _round_beats(mine, v, r, r, triggered, nine, by_value) == 1.0
+        if ok:
             return k
     return 0
 
 
 @njit(cache=True)
 def choose(player, phase, legal, keys, counter, hand, hand_count, ordm, cap, council, fpn, fp, st_rallies, rt_owner,
-           age, col, disc, bonus, revealed, rcards, part, lost, mods, sj, order, rank, size, which, ips, fws):
+           age, active, supply, col, disc, bonus, revealed, rcards, part, lost, mods, sj, order, rank, size, which, ips,
+           fws):
     """int64[b] actions; row g decided by plan ``which[g]`` (its rows of ``ips`` / ``fws``)."""
     b, A = legal.shape
     out = np.zeros(b, dtype=np.int64)
     vals = np.empty(A, dtype=np.float64)
     cnt = np.empty(ips[0, I_P], dtype=np.int64)
+    capitals = np.zeros(ips[0, I_K], dtype=np.bool_)
     hrank = np.empty(ips[0, I_H], dtype=np.int64)
     cost = np.empty(ips[0, I_H], dtype=np.float64)
     unseen = np.empty(_RANKS, dtype=np.int64)
@@ -331,8 +390,8 @@ def choose(player, phase, legal, keys, counter, hand, hand_count, ordm, cap, cou
         me = np.int64(player[g])
         ph = phase[g]
         if ph == 0:
-            _turn_values(g, me, vals, cnt, hrank, cost, legal, hand, ordm, cap, council, fpn, fp, st_rallies,
-                         rt_owner, age, rank, size, ips, fws, m)
+            _turn_values(g, me, vals, cnt, capitals, hrank, cost, legal, hand, ordm, cap, council, fpn, fp,
+                         st_rallies, rt_owner, age, active, supply, rank, size, ips, fws, m)
         else:
             for a in range(A):
                 vals[a] = 0.0

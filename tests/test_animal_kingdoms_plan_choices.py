@@ -270,3 +270,152 @@ def test_sole_first_is_worth_a_tie_and_a_tie_second_place_AK_E4_E10_E18(name):
             tied = K._points(2, 0, level, float(tile), first, tie, second, third, mod, False, False, False)
             behind = K._points(2, 1, 0, float(tile), first, tie, second, third, mod, False, False, False)
             assert sole >= tied >= behind, (tile, level, sole, tied, behind)
+
+
+# ---- multiway battles (AK-A27) --------------------------------------------------------------------
+
+def three_way(mine, switches=None):
+    """A battle of seats 0, 1 and 2: seat 0 holds ``mine`` (ranks, the first copies); the others'
+    cards come from five 1s and three 8s (the rest discarded); seat 1 has one card left (AK-A28), so
+    it plays a 1 with chance 5/8, seat 2 has four and plays an 8 (its highest, AK-E12) with chance 13/14."""
+    obs, t = position(players=3, phase=1, **(switches or {}))
+    cards = [card(t, r, 0) for r in mine]
+    hand(obs, cards)
+    unseen = [card(t, 1, i) for i in range(3, 8)] + [card(t, 8, i) for i in range(5, 8)]
+    obs.disc[0, :] = True
+    obs.disc[0, cards + unseen] = False
+    obs.hand_count[0, 1], obs.hand_count[0, 2] = 1, 4
+    obs.part[0, :] = False
+    obs.part[0, :3] = True
+    obs.lost[0, :] = False
+    legal = np.zeros(t.A, dtype=bool)
+    legal[t.A_BATTLE:t.A_BATTLE + len(cards)] = True
+    order = np.argsort(cards)
+    return obs, legal, {slot: mine[i] for slot, i in enumerate(order)}, t
+
+
+@pytest.mark.parametrize("name", PLANS)
+def test_three_way_battle_a_one_puts_the_eights_out_AK_A27_E13(name):
+    """Seat 0 holds a 5 and an 8 (no 1). With ``eliminate_eights`` (AK-A27, the default) a revealed
+    1 puts every 8 out and the highest of the rest wins: the 5 wins whenever seat 1 plays its likely
+    1 (about 0.65), the 8 only when nobody plays a 1 and then it ties the other 8 (about 0.09):
+    every plan plays the 5. (The product of two-way battles, the model before, gave the 5 about
+    0.04 and the 8 about 0.09.)"""
+    obs, legal, ranks, t = three_way([5, 8])
+    assert ranks[choose(name, obs, legal) - t.A_BATTLE] == 5
+
+
+def test_three_way_battle_a_one_counts_as_nine_AK_A27_E13():
+    """The same battle with ``one_counts_as_nine``: a 1 is a 9 when an 8 is revealed, so the 5 wins
+    only when both others play 1s (about 0.04) and the 8 when both play 8s and it wins the tie
+    (about 0.09); for a tile of 10 (stake 10 - 3 - 1) the 8 is worth its higher cost: ak_greedy
+    plays it."""
+    obs, legal, ranks, t = three_way([5, 8], {"multiway_battle": "one_counts_as_nine"})
+    obs.fp[0] = 10
+    assert ranks[choose("ak_greedy", obs, legal) - t.A_BATTLE] == 8
+    obs, legal, ranks, t = three_way([5, 8])
+    obs.fp[0] = 10
+    assert ranks[choose("ak_greedy", obs, legal) - t.A_BATTLE] == 5
+
+
+def test_two_way_battles_are_unchanged_by_the_multiway_model_AK_E13_A27():
+    """With two in the battle both AK-A27 readings are "1 beats 8" (AK-E13): against a likely 8 the
+    plan plays its 1 under either switch."""
+    for switch in ("eliminate_eights", "one_counts_as_nine"):
+        obs, legal, ranks, t = battle([8, 8, 8, 8, 8, 2], [1, 7, 4], switches={"multiway_battle": switch})
+        assert ranks[choose("ak_greedy", obs, legal) - t.A_BATTLE] == 1, switch
+
+
+def test_three_way_modifiers_need_not_beat_an_eight_that_is_out_AK_A27_E14():
+    """Revealed: seat 0 a 5, seat 1 a 1, seat 2 an 8; seat 0 holds three modifiers. With
+    ``eliminate_eights`` the 1 puts the 8 out and the 5 already beats the 1: no modifier is spent
+    (before, two were spent to lift the 5 over the 8). With ``one_counts_as_nine`` the 1 is a 9:
+    three modifiers (11) beat it and the 8; with only two (9, a new round at best) none is spent."""
+    for switch, held, want in (("eliminate_eights", 3, 0), ("one_counts_as_nine", 3, 3), ("one_counts_as_nine", 2, 0)):
+        obs, t = position(players=3, phase=2, multiway_battle=switch)
+        obs.part[0, :3] = True
+        obs.revealed[0, 0], obs.revealed[0, 1], obs.revealed[0, 2] = card(t, 5), card(t, 1), card(t, 8)
+        obs.mods[0, 0] = held
+        legal = np.zeros(t.A, dtype=bool)
+        legal[t.A_MODS:t.A_MODS + held + 1] = True
+        assert choose("ak_greedy", obs, legal) == t.A_MODS + want, (switch, held)
+
+
+# ---- capital claims (AK-R16) ----------------------------------------------------------------------
+
+def capital_turn(age, board_full):
+    """Two players, seat 0 to move with one 5 (legal in K8 only). K8's seven ordinary territories
+    are taken (seat 0: 3, seat 1: 4), so the claim takes the capital: a 4:4 tie for the tile (8),
+    and the claimer's age ends at once (AK-R16) with the first-retreat tile (3.5 expected, AK-R34).
+    ``board_full``: every other kingdom is full too (else empty). A rally and the retreat are legal."""
+    obs, t = position()
+    obs.age[0] = age
+    hand(obs, [card(t, 5)])
+    k = int(np.argmax(t.size))
+    obs.ordm[0, k, 0], obs.ordm[0, k, 1] = 3, t.size[k] - 4
+    obs.fp[0, k, :] = 8
+    obs.fpn[0, :] = 0
+    if board_full:
+        for j in range(t.K):
+            if j != k:
+                obs.ordm[0, j, 1] = t.size[j] - 1
+                obs.cap[0, j] = 1
+    legal = np.zeros(t.A, dtype=bool)
+    legal[0 * t.K + k] = True
+    legal[t.A_RALLY:t.A_RETREAT] = True
+    legal[t.A_RETREAT] = True
+    return obs, legal, k, t
+
+
+def test_capital_hunter_claims_a_capital_when_it_pays_AK_R16_R34_R37_R40_R41():
+    """ak_capital_hunter. Age III (no council move follows, AK-R41), the rest of the board free: the
+    capital's tie (worth 3 over second place) does not pay for the claims the rest of the age would
+    bring (two players share 22 free territories), so it rallies (before: a capital claim was worth
+    ``capital`` x size, 12 points here, whatever the board, and ended its age at once). Age III with
+    the board full: nothing is given up and the tile is free: it claims. Age I, the board free: the
+    marker goes to the council and counts in Ages II and III (AK-R37, AK-R40): it claims."""
+    for age, full, claims in ((2, False, False), (2, True, True), (0, False, True)):
+        obs, legal, k, t = capital_turn(age, full)
+        got = choose("ak_capital_hunter", obs, legal)
+        assert (got == k) == claims, (age, full, got)
+        if not claims:
+            assert t.A_RALLY <= got < t.A_RETREAT
+
+
+def test_forced_retreat_counts_the_active_players_share_AK_R5_R16():
+    """The same Age III position with the board free, seat 1 retreated: the rest of the board is all
+    seat 0's (AK-R5), so a capital claim gives up twice as much as with seat 1 active: the hunter
+    rallies. With the rally banned (AK-R31) only the capital claim and the retreat are legal; both
+    end its age, and the claim also brings a tie for the tile and the first-retreat tile: it claims."""
+    obs, legal, k, t = capital_turn(2, False)
+    obs.active[0, 1] = False
+    assert t.A_RALLY <= choose("ak_capital_hunter", obs, legal) < t.A_RETREAT
+    legal[t.A_RALLY:t.A_RETREAT] = False
+    assert choose("ak_capital_hunter", obs, legal) == k
+
+
+@pytest.mark.parametrize("name", PLANS)
+def test_a_lead_is_worth_more_than_second_place_AK_E4_E6_A21(name):
+    """Sole first place scores the tile (4..10, AK-A21), second place 3 points (AK-E6): with every
+    plan's default weights a lead is worth strictly more than second place for every tile, and a
+    claim that takes the lead in an empty kingdom (tile 4) beats one that makes the plan second.
+    (The spreader's weights, first 0.7 and second 1.5, made a lead worth no more than second
+    place for tiles up to 6, so it did not fight for first: against the robot it won 17.6% at
+    easy, with first 1.2 33.0%.)"""
+    from strategies import animal_kingdoms_kernel as K
+    plan = registry.make(name, {}, GAME, content_for(Config(players=2)))
+    obs, t = position()
+    _, fw = plan._pack(t)
+    first, tie, second, third, mod = (fw[K.F_FIRST], fw[K.F_TIE], fw[K.F_SECOND], fw[K.F_THIRD], fw[K.F_MODIFIER])
+    for tile in range(4, 11):
+        lead = K._points(1, 0, 0, float(tile), first, tie, second, third, mod, False, False, False)
+        behind = K._points(1, 1, 0, float(tile), first, tie, second, third, mod, False, False, False)
+        assert lead > behind, (tile, lead, behind)
+    hand(obs, [card(t, 5)])
+    ka, kb = 0, 1
+    obs.ordm[0, kb, 1] = 2
+    obs.fp[0, :, :] = 4
+    obs.fpn[0, :] = 0
+    legal = np.zeros(t.A, dtype=bool)
+    legal[[ka, kb]] = True
+    assert choose(name, obs, legal, {"capital": 0.0, "size": 0.0}) == ka
