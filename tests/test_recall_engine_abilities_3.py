@@ -259,3 +259,37 @@ def test_hayla_scatter_follower_pays_an_artifact_alone_rc_a47():
     _step(t, s, "field:L.3")
     assert g[_col(0, st.P_FOL + _f(t, "L.3"))] == 0 and g[_col(0, st.P_SUPPLY)] == supply + 1
     assert g[_col(0, st.P_ARTS + 1)] == 1 and g[st.F_ART + _f(t, "L.3")] == -1
+
+
+def test_hayla_jump_onto_an_artifact_with_exoskelet_asks_the_payment_rc_a47_rc_r244():
+    """With Exoskelet usable the landing field's artifact needs no follower (count from 1) and the
+    ``payment`` decision comes: Exoskelet pays, the 2 followers that jumped all stay on L.4."""
+    t, s, g = _at_main()
+    _own(t, g, "Hayla", stones=4)
+    g[_col(0, st.P_OWN + t.ability_names.index("Exoskelet"))] = 1
+    g[st.F_ART + _f(t, "L.4")] = 0
+    _use(t, s, "Hayla")
+    _step(t, s, "opt:0")
+    assert _names(t, s) == ["count:1", "count:2", "count:3"]
+    _step(t, s, "count:2")
+    assert _kind(s) == "payment" and _names(t, s) == ["end", "use:Exoskelet"]
+    _step(t, s, "use:Exoskelet")
+    assert g[_col(0, st.P_FOL + _f(t, "L.4"))] == 2 and g[_col(0, st.P_ARTS)] == 1
+    assert g[_col(0, st.P_SKILL)] == 2                 # 4 - Hayla 1 - Exoskelet 1
+
+
+def test_raft_reaction_after_a_development_actions_follower_cost_rc_r238_rc_a49_rc_r119():
+    """Seat 0 builds a monument on BM_grey (next to the river fields 5, 6 and 7) and pays 1
+    follower there; seat 1's raft on river.6 puts 1 follower of seat 1 on BM_grey."""
+    t, s, g = _at_main()
+    bm = _f(t, "BM_grey")
+    _put(t, g, 0, "BM_grey", 2)
+    g[_col(0, st.P_CR):_col(0, st.P_CR) + 3] = (6, 6, 6)
+    g[_col(1, st.P_RAFT)] = _f(t, "river.6") + 1
+    g[_col(1, st.P_RAFT_N)] = 3
+    g[st.G_DEV_RET], g[st.G_HERE], g[st.G_PHASE] = st.PH_TURN_END, 0, st.PH_DEV
+    _run(s)
+    assert _kind(s) == "dev" and "opt:2" in _names(t, s)
+    _step(t, s, "opt:2")                               # a monument; BM_grey the only field
+    assert g[_col(0, st.P_BLD + bm)] == MONUMENT and g[_col(0, st.P_FOL + bm)] == 1
+    assert g[_col(1, st.P_FOL + bm)] == 1 and g[_col(1, st.P_RAFT_N)] == 2
