@@ -11,8 +11,9 @@ register ``G_BONUS_LAST``, kept per frame so a token reached inside a token's re
 change the outer one) and Colteron (RC-R208, RC-A45: +1 white crystal; ``ability_field`` a source
 volcano or ``end``, the destination volcano, ``ability_count``; no pigs as no Dorian is compiled) and
 Aynir (RC-R205, RC-R206, RC-A44: up to 4 ``ability`` exchanges or ``end``; a follower given is
-asked with ``ability_field``, one received with ``place``). More in ``abilities_2.py``. Any
-other coded ability stops the game (``G_STOP`` "ability").
+asked with ``ability_field``, one received with ``place``). More in ``abilities_2.py`` and
+``abilities_3.py`` (Enterin, Vinder, Hayla). Any other coded ability (Dorian) stops the game
+(``G_STOP`` "ability").
 """
 from __future__ import annotations
 
