@@ -7,9 +7,9 @@ part of the rules (docs/recall_engine.md); a game that reaches a rule it does no
 (``K_STOP``) and leaves the comparison. To go deep, the random policy prefers (4 in 5) the
 actions whose consequences are compiled: ``end``, ``recall``, ``play``, ``opt``; ``MOVER`` also
 picks items and moves followers, ``BUILDER`` never recalls and avoids free actions, so that
-development actions and explorations are reached often. The harness compares every decision
-before the stop and the action names of the whole action space; ``main`` prints how often each
-decision kind was compared and how the games ended.
+development actions and explorations are reached often, ``USER`` uses abilities as free actions.
+The harness compares every decision before the stop and the action names of the whole action
+space; ``main`` prints how often each decision kind was compared and how the games ended.
 
 Full count (docs/recall_engine.md records its result):
 ``/work/main/.venv/bin/python -m tests.test_recall_crosscheck --games 2000``
@@ -90,6 +90,8 @@ BUILDER = ("opt", "field", "count", "pick", "play")   # and builds: no recall, n
 FREE = ("use", "chest", "ring")                   # BUILDER takes these only when nothing else is legal
 GAINER = ("chest", "pick", "opt", "play", "end")  # uses chests and picks items: rewards, their order
                                                   # and choices, keys, free activations, reshuffles
+USER = ("use", "field", "count", "pick", "opt", "play")   # uses abilities as free actions and builds:
+                                                  # islands, rafts and their reaction, Hayla's moves
 
 
 def run(spec: dict, games: int, seed: int, first: int = 0, prefer=SAFE, avoid=()) -> int:
@@ -166,6 +168,13 @@ def test_engine_matches_oracle_with_buildings_and_explorations(spec):
     assert run(spec, 3 * CI_GAMES, 6000 + number, 900 + number, BUILDER, FREE) >= CI_GAMES
 
 
+@pytest.mark.parametrize("players", (2, 3, 4))
+def test_engine_matches_oracle_with_abilities_used(players):
+    """RC-R216..R223, RC-R235..R239, RC-A47, RC-A49, RC-A50: the same with a policy that prefers
+    the free use of abilities (USER): Enterin's islands, Vinder's raft and its reaction, Hayla."""
+    assert run(dict(players=players), 2 * CI_GAMES, 4000 + players, 400_000, USER) >= CI_GAMES
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000, help="games per player count (switches: a tenth)")
@@ -180,7 +189,8 @@ def main(argv=None):
             total += run(spec, games, 7000 + number, 100_000, MOVER)
             total += run(spec, games, 6000 + number, 200_000, BUILDER, FREE)
             total += run(spec, games, 5000 + number, 300_000, GAINER)
-            total_games += 3 * games
+            total += run(spec, games, 4000 + number, 400_000, USER)
+            total_games += 4 * games
     print(f"{total_games} games in {len(CONFIGS)} configurations, {total} decisions compared, "
           f"all equal ({time.time() - t0:.0f} s)")
     print("decisions by kind:", ", ".join(f"{k} {v}" for k, v in KINDS.most_common()))

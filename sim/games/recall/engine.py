@@ -119,6 +119,7 @@ def build_tables(config, content: Content) -> Tables:
         (kernel.C_T_NEIGH, board.neighbours.ravel()),
         (kernel.C_T_FSLOT, board.slot),
         (kernel.C_T_TMOVE, [int(x.move) for x in content.map.terrains]),
+        (kernel.C_T_ISLE, [int(x.water or x.name in ("grain", "forest", "mountain")) for x in content.map.terrains]),   # RC-R216
         (kernel.C_T_ACOST, list(content.board.artifact_rows.follower_cost)),
         (kernel.C_T_YELLOW, [i for i, k in enumerate(content.key_cards) if KEY_COLOURS[k.colour] == "yellow"]),
         (kernel.C_T_KCOLOUR, [k.colour for k in content.key_cards]),
@@ -163,7 +164,9 @@ def build_tables(config, content: Content) -> Tables:
         kernel.C_EXO: ab_names.index("Exoskelet") if "Exoskelet" in ab_names else -1,
         **{key: ab_names.index(name) if name in ab_names else -1 for key, name in (
             (kernel.C_ALAMBIEK, "Alambiek"), (kernel.C_GPR, "GPR"), (kernel.C_SCHOKBRON, "Schokbron"),
-            (kernel.C_GOLIATH, "Goliath"), (kernel.C_K01, "K-01"), (kernel.C_PORTAAL, "Portaal"))},
+            (kernel.C_GOLIATH, "Goliath"), (kernel.C_K01, "K-01"), (kernel.C_PORTAAL, "Portaal"),
+            (kernel.C_ENTERIN, "Enterin"), (kernel.C_VINDER, "Vinder"), (kernel.C_HAYLA, "Hayla"))},
+        kernel.C_NISLANDS: content.setup.islands, kernel.C_FOREST: terrains.index("forest"),
         kernel.C_SANCT_ART: sum(1 << k for k, r in enumerate(content.board.sanctuaries)
                                 if [a.op for item in r for a in item] == ["ART_DISPLAY"]),
         kernel.C_WSW: max(len(c) for c in content.board.workshops), kernel.C_NMON: len(content.board.monuments),

@@ -59,7 +59,7 @@ K_DONE = -1
  PH_DEV_NEXT, PH_SANCT_EVENT, PH_EXC_EVENT, PH_CAMP_EVENT, PH_CHOOSE, PH_ORDER, PH_FREE, PH_DISPLAY,
  PH_KEYUP, PH_SLOT, PH_EXPLORE, PH_ROTATION, PH_EXPLORE_NEXT, PH_UPGRADE,
  PH_W_FROM, PH_W_COUNT, PH_W_STEP, PH_W_EXIT, PH_W_EXIT_COUNT, PH_W_PAY, PH_W_END, PH_ABILITY_FIELD,
- PH_PORTAAL) = range(66)
+ PH_PORTAAL, PH_ABILITY_3) = range(67)
 # why a game stopped (``G_STOP``)
 STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring")
 PEND_MAX = 16       # pending effects of a turn
@@ -171,24 +171,26 @@ G_PROD_LAST = G_CHEST_K + 1      # the production field activated last (Schokbro
 G_ABIL = G_PROD_LAST + 1         # the coded ability asking ``ability_field``, and the phase after it
 G_ABIL_RET = G_ABIL + 1
 G_BONUS_LAST = G_ABIL_RET + 1    # the bonus token reward gained last (Goliath, RC-R220; a register)
-# registers an atom in progress keeps while a nested reward runs (saved in its frame)
-REGS = (G_LEFT, G_SUBRET, G_SELLF, G_OWNER, G_KTRACK, G_KLEFT, G_KEACH, G_MOVES, G_MFROM, G_MTO,
-        G_MCOUNT, G_KUP, G_ART_RET, G_DEV_T, G_DEV_F, G_DEV_K, G_DEV_STEP, G_DEV_RET, G_DEV_EXO, G_HERE,
-        G_EXP_SLOT, G_EXP_RET, G_BONUS_LAST)
-FR_E, FR_DONE, FR_RET, FR_ONCE, FR_ITEM, FR_ALT, FR_EV, FR_REGS = range(8)
-FR_EV_WORDS = 2                  # G_EVENT_USED saved as bits, 31 abilities a word (U_MAX <= 62)
-FR_W = FR_REGS + FR_EV_WORDS - 1 + len(REGS)   # per frame: effect, items done (bits), return
-                                 # phase, action atoms at once, the one item resolved (-1 the whole
-                                 # reward), its alternative (-1 ask), the window's used abilities,
-                                 # the saved registers
 G_ABIL_STEP = G_BONUS_LAST + 1   # a coded ability's parameters asked so far (Colteron, RC-R208:
 G_ABIL_SRC = G_ABIL_STEP + 1     # 0 source, 1 destination, 2 count) and the fields chosen; Aynir
                                  # (RC-R205): exchanges made, the one giving a follower (-1 none)
 G_ABIL_DST = G_ABIL_SRC + 1
 G_ART_LAST = G_ABIL_DST + 1      # covered reward of the artifact gained last + 1, 0 none since the
                                  # sanctuary in progress (K-01 on ART_DISPLAY, RC-R227)
+# registers an atom in progress keeps while a nested reward runs (saved in its frame)
+REGS = (G_LEFT, G_SUBRET, G_SELLF, G_OWNER, G_KTRACK, G_KLEFT, G_KEACH, G_MOVES, G_MFROM, G_MTO,
+        G_MCOUNT, G_KUP, G_ART_RET, G_DEV_T, G_DEV_F, G_DEV_K, G_DEV_STEP, G_DEV_RET, G_DEV_EXO, G_HERE,
+        G_EXP_SLOT, G_EXP_RET, G_BONUS_LAST, G_ABIL, G_ABIL_RET, G_ABIL_STEP, G_ABIL_SRC, G_ABIL_DST)
+FR_E, FR_DONE, FR_RET, FR_ONCE, FR_ITEM, FR_ALT, FR_EV, FR_REGS = range(8)
+FR_EV_WORDS = 2                  # G_EVENT_USED saved as bits, 31 abilities a word (U_MAX <= 62)
+FR_W = FR_REGS + FR_EV_WORDS - 1 + len(REGS)   # per frame: effect, items done (bits), return
+                                 # phase, action atoms at once, the one item resolved (-1 the whole
+                                 # reward), its alternative (-1 ask), the window's used abilities,
+                                 # the saved registers
 G_FR = G_ART_LAST + 1            # [FR_MAX, FR_W]
-SEAT0 = G_FR + FR_MAX * FR_W
+F_ISLAND = G_FR + FR_MAX * FR_W   # [F_MAX] 1 = an island lies here (Enterin, RC-R216; the terrain is forest, RC-A50)
+G_ISLANDS = F_ISLAND + F_MAX     # islands placed so far (RC-A36)
+SEAT0 = G_ISLANDS + 1
 
 # ---- per-seat columns (offsets inside a seat block) -------------------------------------------------
 P_SCORE = 0
@@ -224,7 +226,9 @@ P_MON = P_WS + 3                 # monuments built (bottom first, RC-R138)
 P_CAMPS = P_MON + 1              # bit c: camp c's reward received (RC-R145)
 P_EXPL = P_CAMPS + 1             # statistics: tiles explored (rc_explorations)
 P_SYM = P_EXPL + 1               # bit i: upgrade symbol i reached once (RC-A13)
-SW = P_SYM + 1
+P_RAFT = P_SYM + 1               # the own raft's field + 1, 0 none (Vinder, RC-R235, RC-R239)
+P_RAFT_N = P_RAFT + 1            # followers on it (off the board, RC-R237, RC-A49)
+SW = P_RAFT_N + 1
 W = SEAT0 + MAXP * SW
 
 # ---- hidden columns --------------------------------------------------------------------------------

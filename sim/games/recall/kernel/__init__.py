@@ -11,8 +11,9 @@ docs/recall_engine.md.
 Modules, one job each: ``common`` (the ``C`` indices, op and atom constants, small helpers:
 seat, stop, crystals, points, ability costs), ``draft`` (setup decisions), ``queue`` (the
 pending list and the atom queue with ``execute``), ``knowledge`` (track steps), ``movement``
-(follower movement, artifacts), ``turn`` (masks, event windows, recharge, turn end), ``flow``
-(``apply``, ``decide``, ``advance``, ``step_batch``).
+(follower movement, artifacts), ``abilities`` / ``abilities_2`` / ``abilities_3`` (coded
+abilities), ``rafts`` (Vinder's raft reaction), ``turn`` (masks, event windows, recharge, turn
+end), ``flow`` (``apply``, ``decide``, ``advance``, ``step_batch``).
 
 Tables: ``C`` int64 scalars and offsets into ``tab`` (int64, the content's index arrays,
 ``engine.build_tables``); ``atoms`` is sim.games.recall.tables' atom table. The content reaches

@@ -11,15 +11,18 @@ register ``G_BONUS_LAST``, kept per frame so a token reached inside a token's re
 change the outer one) and Colteron (RC-R208, RC-A45: +1 white crystal; ``ability_field`` a source
 volcano or ``end``, the destination volcano, ``ability_count``; no pigs as no Dorian is compiled) and
 Aynir (RC-R205, RC-R206, RC-A44: up to 4 ``ability`` exchanges or ``end``; a follower given is
-asked with ``ability_field``, one received with ``place``). More in ``abilities_2.py``. Any
-other coded ability stops the game (``G_STOP`` "ability").
+asked with ``ability_field``, one received with ``place``). More in ``abilities_2.py`` and
+``abilities_3.py`` (Enterin, Vinder, Hayla). Any other coded ability (Dorian) stops the game
+(``G_STOP`` "ability").
 """
 from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import abilities_2, common, frames, movement, queue
+from sim.games.recall.kernel import abilities_2, abilities_3, common, frames, movement, queue, rafts
 from sim.games.recall.kernel.abilities_2 import use_coded_2
+from sim.games.recall.kernel.abilities_3 import use_coded_3
+from sim.games.recall.kernel.rafts import removed
 from sim.games.recall.kernel.common import (
     A_END, C_ALAMBIEK, C_AYNIR, C_COLTERON, C_GOLIATH, C_GPR, C_O_COUNT, C_O_FIELD, C_SCHOKBRON, C_T_PROD,
     C_O_OPT, C_VOLCANO, S_ABILITY, gain_points, kernel, pay, payable, seat, stop)
@@ -32,7 +35,7 @@ from sim.games.recall.state import (
     K_ABILITY_COUNT, K_ABILITY_FIELD, PH_ABILITY_FIELD, PH_KSTEP, PH_PLACE, P_CR, P_FOL, P_SCORE,
     P_SUPPLY)
 
-kernel_cache.watch(__file__, st, abilities_2, common, frames, movement, queue)
+kernel_cache.watch(__file__, st, abilities_2, abilities_3, common, frames, movement, queue, rafts)
 
 
 @kernel
@@ -57,7 +60,7 @@ def use_coded(g, C, tab, a):
         push_frame(g, tab[C[C_T_PROD] + g[G_PROD_LAST]], ret, 0, -1, -1)
     elif a == C[C_GOLIATH]:
         push_frame(g, g[G_BONUS_LAST], ret, 0, -1, -1)
-    elif not use_coded_2(g, C, tab, a):
+    elif not use_coded_2(g, C, tab, a) and not use_coded_3(g, C, tab, a):
         stop(g, S_ABILITY)
 
 
@@ -169,6 +172,7 @@ def apply_ability_field(g, C, tab, kind, a):
         else:
             g[b + P_FOL + a - C[C_O_FIELD]] -= 1
             g[b + P_SUPPLY] += 1
+            removed(g, a - C[C_O_FIELD], C, tab)            # RC-A49: a raft next to it reacts
             i = g[G_ABIL_SRC]
             g[G_ABIL_SRC] = -1
             aynir_get(g, p, i, C, tab)
@@ -187,5 +191,6 @@ def apply_ability_field(g, C, tab, kind, a):
     f = a - C[C_O_FIELD]
     g[b + P_FOL + f] -= 1
     g[b + P_SUPPLY] += 1
+    removed(g, f, C, tab)
     g[b + P_CR + 1] += 1
     g[G_PHASE] = g[G_ABIL_RET]

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, frames, chests, queue, movement
+from sim.games.recall.kernel import common, frames, chests, queue, movement, rafts
 from sim.games.recall.kernel.common import (
     A_END, C_EXC_TERR, C_EXO, C_NMON, C_NSANCT, C_O_FIELD, C_O_OPT, C_O_USE, C_T_CAMP, C_T_EXC,
     C_T_FSLOT, C_T_MONCOST, C_T_MTILE, C_T_NEIGH, C_T_PROD_BLD, C_T_PROD_COL, C_T_PROD_POS,
     C_T_SANCT, C_T_TBLD, C_T_TCOL, C_T_TKEY, C_T_WSCOST, C_T_WSN, C_WSW, S_REWARD, clear_event,
     kernel, pay_ability, pay_cost, payable, seat, stop)
 from sim.games.recall.kernel.queue import atom_frame, queue_reward
-from sim.games.recall.kernel.movement import exo_usable, face_up, pay_followers
+from sim.games.recall.kernel.movement import exo_usable, face_up
+from sim.games.recall.kernel.rafts import pay_from
 from sim.games.recall.state import (
     F_CAMP, F_MONTILE, F_SITE, F_TERR, G_ACTIVE, G_ART_LAST, G_DEV_EXO, G_DEV_F, G_DEV_K, G_DEV_RET,
     G_DEV_STEP, G_DEV_T, G_HERE, G_KLEFT, G_KTRACK, G_LEFT, G_MON_DISP, G_NF, G_NP, G_PHASE,
@@ -29,7 +30,7 @@ from sim.games.recall.state import (
     PH_MON_TILE, PH_SANCTUARY, PH_SANCT_EVENT, PH_STONE, P_BLD, P_CAMPS, P_CR, P_FOL, P_MON,
     P_SANCT, P_SKILL, P_STONES, P_SUPPLY, P_WS)
 
-kernel_cache.watch(__file__, st, common, frames, chests, queue, movement)
+kernel_cache.watch(__file__, st, common, frames, chests, queue, movement, rafts)
 
 DEV_SANCT, DEV_WORKSHOP, DEV_MONUMENT, DEV_EXCAVATE, DEV_CRYSTAL = range(5)   # ``opt:t`` of ``dev``
 (DS_PAY, DS_COST, DS_GAIN, DS_TILE, DS_EXC_WINDOW, DS_CAMPS, DS_END) = range(7)
@@ -198,7 +199,7 @@ def apply_dev(g, C, tab, k, a):
         g[G_PHASE] = PH_DEV_NEXT
     elif k == K_PAYMENT:
         if a == A_END:
-            pay_followers(g, p, g[G_DEV_F], follower_cost(g, p, g[G_DEV_T], g[G_DEV_F]))
+            pay_from(g, p, g[G_DEV_F], follower_cost(g, p, g[G_DEV_T], g[G_DEV_F]), C, tab)
             g[G_DEV_EXO] = 0
         else:
             pay_ability(g, p, C[C_EXO], C, tab)
@@ -231,7 +232,7 @@ def dev_next(g, C, tab, atoms):
         if exo_usable(g, p, C, tab):
             g[G_PHASE] = PH_DEV_PAY
             return
-        pay_followers(g, p, f, follower_cost(g, p, t, f))
+        pay_from(g, p, f, follower_cost(g, p, t, f), C, tab)
         g[G_DEV_EXO] = 0
         g[G_DEV_STEP] = DS_COST
     elif step == DS_COST:                            # the crystals, then RC-R121 / RC-A52 (not after Exoskelet, RC-R245)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.kernel import (
-    abilities, common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore, upgrade, water, turn)
+    abilities, abilities_2, abilities_3, common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore,
+    rafts, upgrade, water, turn)
 from sim.games.recall.kernel.common import (
     A_ARG, A_END, A_N, A_OPTION, A_P, A_R, A_RECALL, A_W, C_AUTO, C_COPY_EVER, C_DRAFT, C_EXO,
     C_KEEP3, C_MAXDEC, C_NGOAL_SP, C_NPATH_SP, C_NPROD, C_O_CHEST, C_O_COUNT, C_O_FIELD, C_O_OPT,
@@ -18,6 +19,8 @@ from sim.games.recall.kernel.common import (
 from sim.games.recall.kernel.frames import push_frame
 from sim.games.recall.kernel.abilities import ability_field_mask, apply_ability_field, use_coded
 from sim.games.recall.kernel.abilities_2 import portaal_mask
+from sim.games.recall.kernel.abilities_3 import ability_3_mask, apply_ability_3
+from sim.games.recall.kernel.rafts import pay_from
 from sim.games.recall.kernel.chests import discard_chest
 from sim.games.recall.kernel.draft import (
     deal_old_tribes, draft_mask, draft_picks, draft_seat, place_start_followers, take_draft)
@@ -28,7 +31,7 @@ from sim.games.recall.kernel.rewards import (
     apply_choose, apply_order, choose_mask, next_step, order_mask)
 from sim.games.recall.kernel.knowledge import items_left, knowledge_step
 from sim.games.recall.kernel.movement import (
-    artifact_cost, exo_usable, move_targets, need_at, pay_followers, take_artifact)
+    artifact_cost, exo_usable, move_targets, need_at, take_artifact)
 from sim.games.recall.kernel.dev import apply_dev, dev_node, production_visible
 from sim.games.recall.kernel.explore import apply_explore, explore_node
 from sim.games.recall.kernel.upgrade import apply_upgrade, upgrade_node
@@ -37,7 +40,7 @@ from sim.games.recall.kernel.turn import (
     after_event, end_turn, event_mask, event_of, free_actions, main_mask, recharge,
     use_event_ability)
 from sim.games.recall.state import (
-    G_PROD_LAST, K_ABILITY_FIELD, PH_ABILITY_FIELD, G_BONUS_LAST, K_ABILITY_COUNT, K_ABILITY,
+    G_PROD_LAST, K_ABILITY_FIELD, PH_ABILITY_FIELD, PH_ABILITY_3, G_BONUS_LAST, K_ABILITY_COUNT, K_ABILITY,
     ALT_KIND, F_ART, F_START, G_ACTIVE, G_CARD, G_DARK, G_DEC, G_DSTEP, G_EVENT_USED, G_FIELD,
     G_FR_N, G_GUARD, G_KIND, G_KLEFT, G_KTRACK, G_LEFT, G_MCOUNT, G_MFROM, G_MOVES, G_MTO, G_NF,
     G_NP, G_OLD_ITEMS, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_PICKED, G_PROD_LEFT, G_PROD_USED,
@@ -55,7 +58,7 @@ from sim.games.recall.state import (
     P_EVER, P_FOL, P_OWN, P_PATHS, P_PLAYS, P_RECALLS, P_SLOT, P_START, P_STEPS_LOST, P_SUPPLY,
     P_TRK)
 
-kernel_cache.watch(__file__, st, abilities,
+kernel_cache.watch(__file__, st, abilities, abilities_2, abilities_3, rafts,
                    common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore, upgrade, water, turn)
 
 
@@ -86,6 +89,8 @@ def apply(g, h, C, tab, atoms, a):
         apply_explore(g, h, C, tab, k, a)
     elif g[G_PHASE] >= PH_DEV and g[G_PHASE] <= PH_DEV_NEXT:      # a development decision
         apply_dev(g, C, tab, k, a)
+    elif g[G_PHASE] == PH_ABILITY_3:                    # Enterin, Vinder, Hayla
+        apply_ability_3(g, C, tab, k, a)
     elif free:                                              # RC-A70: then the same node again
         if a == C[C_O_RING]:
             stop(g, S_FREE)
@@ -253,7 +258,7 @@ def apply(g, h, C, tab, atoms, a):
             if artifact_cost(g, p, x, C, tab) > 0 and exo_usable(g, p, C, tab):
                 g[G_PHASE] = PH_PAYMENT
             else:
-                pay_followers(g, p, x, artifact_cost(g, p, x, C, tab))
+                pay_from(g, p, x, artifact_cost(g, p, x, C, tab), C, tab)
                 take_artifact(g, C, tab, atoms)
     elif k == K_KEY or k == K_KEYUP or k == K_SLOT or k == K_FREE or k == K_DISPLAY:
         apply_gain(g, h, C, tab, k, a)
@@ -266,14 +271,13 @@ def apply(g, h, C, tab, atoms, a):
     elif k == K_PAYMENT:                                    # RC-R244: Exoskelet, or the followers
         x = g[G_MTO]
         if a == A_END:
-            pay_followers(g, p, x, artifact_cost(g, p, x, C, tab))
+            pay_from(g, p, x, artifact_cost(g, p, x, C, tab), C, tab)
         else:
             pay_ability(g, p, C[C_EXO], C, tab)
         take_artifact(g, C, tab, atoms)
     elif k == K_SELL_COUNT:
         c = a - C[C_O_COUNT] + 1
-        g[b + P_FOL + g[G_SELLF]] -= c
-        g[b + P_SUPPLY] += c
+        pay_from(g, p, g[G_SELLF], c, C, tab)        # RC-A49: a raft next to it reacts
         g[b + P_CR] += c
         g[G_PHASE] = PH_SELL
     elif k == K_RECHARGE:
@@ -456,6 +460,10 @@ def advance(g, h, lg, C, tab, atoms):
             next_step(g, h, C, tab, atoms)
         elif ph == PH_ABILITY_FIELD:
             kind = ability_field_mask(g, lg, C, tab, p)
+            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
+                return
+        elif ph == PH_ABILITY_3:
+            kind = ability_3_mask(g, lg, C, tab, p)
             if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
                 return
         elif ph == PH_ORDER or ph == PH_CHOOSE:    # RC-A64, RC-R202

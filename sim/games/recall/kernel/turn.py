@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import abilities, chests, common, frames, queue
+from sim.games.recall.kernel import abilities, abilities_2, abilities_3, chests, common, frames, movement, queue, rafts
 from sim.games.recall.kernel.abilities import use_coded
 from sim.games.recall.kernel.common import (
     A_END, A_RECALL, C_COPY_EVER, C_JHE, C_K, C_NCH, C_NOORD, C_O_CHEST, C_O_PLAY, C_O_RING,
@@ -20,7 +20,7 @@ from sim.games.recall.state import (
     PH_KBONUS, PH_KEY_EVENT, PH_KSTEP, PH_NEXT, PH_PRODUCE, PH_PROD_EVENT, PH_SANCT_EVENT,
     PH_TURN_END, P_AVAIL, P_CHESTS, P_EVER, P_FOL, P_OWN, P_PLACED, P_SKILL, P_SLOT, P_USES)
 
-kernel_cache.watch(__file__, st, abilities, common, frames, chests, queue)
+kernel_cache.watch(__file__, st, abilities, abilities_2, abilities_3, common, frames, chests, movement, queue, rafts)
 
 
 @kernel

@@ -7,33 +7,35 @@ path is marked in ``G_W_ON``. A water field with an artifact is entered only if 
 pay it (or Exoskelet is usable: ``payment``); the artifact is taken at once
 (``movement.gain_artifact``). A group that cannot leave follows ``water_no_exit`` ("back": to
 its start field; "stay": on the last water field of its path, its start field if it never left
-it). Pigs (Dorian), rafts (Vinder) and islands (Enterin) are not compiled yet: without them no
-``move_pigs`` is asked.
+it). Islands (Enterin) are water fields too; a follower paid away next to a raft brings the raft's
+reaction (Vinder, kernel/rafts.py). Pigs (Dorian) are not compiled yet: no ``move_pigs`` is asked.
 """
 from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, frames, movement
+from sim.games.recall.kernel import common, frames, movement, rafts
 from sim.games.recall.kernel.common import (
     A_END, C_EXO, C_O_COUNT, C_O_FIELD, C_O_USE, C_T_NEIGH, C_T_TWATER, C_WSTAY, kernel,
     pay_ability, seat)
 from sim.games.recall.kernel.movement import (
-    artifact_cost, can_enter, exo_usable, face_up, gain_artifact, need_at, pay_followers)
+    artifact_cost, can_enter, exo_usable, face_up, gain_artifact, need_at)
+from sim.games.recall.kernel.rafts import pay_from, removed
 from sim.games.recall.state import (
-    F_ART, F_TERR, G_ACTIVE, G_NF, G_PHASE, G_W_AREA, G_W_CUR, G_W_EXIT, G_W_FROM, G_W_GROUP,
+    F_ART, F_ISLAND, F_TERR, G_ACTIVE, G_NF, G_PHASE, G_W_AREA, G_W_CUR, G_W_EXIT, G_W_FROM, G_W_GROUP,
     G_W_MODE, G_W_ON, G_W_PLUS, G_W_RET, K_PAYMENT, K_WATER_COUNT, K_WATER_EXIT,
     K_WATER_EXIT_COUNT, K_WATER_FROM, K_WATER_STEP, PH_W_COUNT, PH_W_END, PH_W_EXIT,
     PH_W_EXIT_COUNT, PH_W_FROM, PH_W_PAY, PH_W_STEP, P_FOL, P_SUPPLY)
 
-kernel_cache.watch(__file__, st, common, frames, movement)
+kernel_cache.watch(__file__, st, common, frames, movement, rafts)
 
 AT_STEP, AT_EXIT = 0, 1              # G_W_MODE: where a ``payment`` for an artifact is made
 
 
 @kernel
 def is_water(g, f, C, tab):
-    return f >= 0 and face_up(g, f, C, tab) and tab[C[C_T_TWATER] + g[F_TERR + f]] == 1
+    """A face-up water field or an island (RC-R217, RC-A50: an island's terrain is forest)."""
+    return f >= 0 and face_up(g, f, C, tab) and (tab[C[C_T_TWATER] + g[F_TERR + f]] == 1 or g[F_ISLAND + f] == 1)
 
 
 @kernel
@@ -180,8 +182,10 @@ def pick_up(g, p, x, mode, exo, C, tab):
         k = artifact_cost(g, p, x, C, tab)
         g[G_W_GROUP] -= k
         g[seat(p) + P_SUPPLY] += k
+        if k > 0:
+            removed(g, x, C, tab)                    # paid on water field x: a raft next to x reacts
     else:
-        pay_followers(g, p, x, artifact_cost(g, p, x, C, tab))
+        pay_from(g, p, x, artifact_cost(g, p, x, C, tab), C, tab)
     c = g[F_ART + x]
     g[F_ART + x] = -1
     gain_artifact(g, c, PH_W_STEP if mode == AT_STEP else PH_W_EXIT, C, tab)
