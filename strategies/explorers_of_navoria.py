@@ -18,8 +18,9 @@ in the experiment file under a seat's ``params``. Plans (docs/explorers_of_navor
 Decisions: RECRUIT (each card in a usable offer by its value, plus the city space its token
 opens: worth ``block`` x the space's value if the decider will collect it, minus that if another
 player will; the bag method by the expected best card of two tokens drawn from the public bag
-content), COLLECT (each free city space by
-its reward), TRACK (steps or build on each track), GOODS (the placement whose docks gain most:
+content), COLLECT (each free city space by its reward; ``foresight`` and ``deny`` add the rest of
+the collect phase played out after it: the decider's own later takes, and the others' takes,
+less), TRACK (steps or build on each track), GOODS (the placement whose docks gain most:
 completed orders first), ALT (the better side). The plans read only ``obs.m`` (public) and the
 tables; the hidden pile order is never read (``sim/games/explorers_of_navoria/observe.py``).
 """
@@ -82,6 +83,8 @@ class PlanParams:
     progress_horizon: float = _w(4.0)    # own turns left below which partial orders fade
     block: float = _w(0.3)               # x value of the city space a recruit's token opens: + if the
                                          # decider will collect it, - if another player will (EN-R25)
+    foresight: float = _w(0.0)           # collect: x the decider's own later takes of the phase played out
+    deny: float = _w(0.0)                # collect: x the others' later takes (per opponent), less (EN-R25)
 
     def validate(self):
         for f in dataclasses.fields(self):
@@ -98,7 +101,7 @@ class PlanParams:
 FIELDS = tuple(f.name for f in dataclasses.fields(PlanParams))
 assert len(FIELDS) == K.NF and FIELDS.index("bias_traders") == K.F_BIAS and FIELDS.index("draw") == K.F_DRAW
 assert FIELDS.index("dock_fill") == K.F_DOCK_FILL and FIELDS.index("progress_horizon") == K.F_HORIZON
-assert FIELDS.index("block") == K.F_BLOCK
+assert FIELDS.index("block") == K.F_BLOCK and FIELDS.index("deny") == K.F_DENY
 
 
 def weights(params) -> np.ndarray:

@@ -34,6 +34,11 @@ The value model (weights: the ``F_*`` slots, one row of ``fws`` per plan, filled
   the favour races of its peoples (won now, or progress toward the 5 symbols) and favour tiles
   held that count its colour, and the plan's bias for its colour;
 * **draw** (bag method): the expected best card of two tokens drawn from the (public) bag content.
+* a **city space** (collect): its reward; with ``foresight`` / ``deny`` the rest of the collect
+  phase is played out after each choice (every later collector takes its best free space, each
+  seat valued with the deciding plan's weights on its own tableau, docks and markers), and the
+  choice gains ``foresight`` x the decider's own later takes and loses ``deny`` x the others' (per
+  opponent): a space the next collectors want is taken first, one nobody else wants can wait.
 """
 from __future__ import annotations
 
@@ -45,7 +50,7 @@ from sim.core import kernel_cache
 from sim.games.explorers_of_navoria import state as st_module
 from sim.games.explorers_of_navoria import tables as tb
 from sim.games.explorers_of_navoria.state import (
-    G_ALT, G_BAG, G_CARD, G_CITY, G_CTX, G_DEC, G_FHOLD, G_FTILE, G_KIND, G_LVL, G_NP,
+    CITY_MAX, G_ALT, G_BAG, G_CARD, G_CITY, G_CTX, G_DEC, G_FHOLD, G_FTILE, G_KIND, G_LVL, G_NP,
     G_NREC, G_OFFER, G_ORDER, G_PHASE, G_PILET, G_ROUND, G_RUN, G_STEPS, G_TURN, G_WAIT, K_ALT, K_COLLECT, K_GOODS, K_RECRUIT,
     K_TRACK, OP_BUILD, OP_GOOD, OP_PER_ARTISAN, OP_PTS, OP_STEP, P_DOCK, P_DOCKN, P_ENDV, P_FAV, P_FINC,
     P_FTRIED, P_MARK, P_NCOL, P_POSTS, P_SYM, P_TINC, PH_CEFFECT, PH_CSTART, PH_CTURN, SEAT0, SW,
@@ -61,8 +66,8 @@ kernel_cache.watch(__file__, st_module, tb)
 (F_POINTS, F_TREASURE, F_FLAGS, F_FLAG_BONUS, F_EXPLORATION, F_STEP, F_TRADER, F_TRADER_GROWTH,
  F_SYMBOL_INCOME, F_SYMBOL, F_FAVOUR, F_FAVOUR_PROGRESS, F_FAVOUR_FUTURE, F_SOLDIER, F_SOLDIER_FUTURE,
  F_BUILD, F_UNCOVER, F_BASE, F_ADVENTURER, F_ADVENTURER_GROWTH, F_ORDER, F_PROGRESS, F_ARTISAN,
- F_FULFIL_RATE, F_LOST_GOOD, F_DRAW, F_CITY_POINTS, F_BIAS, F_DOCK_FILL, F_HORIZON, F_BLOCK, NF) = (
-    *range(28), 32, 33, 34, 35)
+ F_FULFIL_RATE, F_LOST_GOOD, F_DRAW, F_CITY_POINTS, F_BIAS, F_DOCK_FILL, F_HORIZON, F_BLOCK, F_FORESIGHT,
+ F_DENY, NF) = (*range(28), 32, 33, 34, 35, 36, 37)
 # F_BIAS .. F_BIAS + 4: bias per card of colour c
 
 ORDER_SIZE = (3, 4, 3)
@@ -85,7 +90,7 @@ X_BV = 32           # [3]: a post on track r
 X_BVANY = 35        # a post on the best track with a post left
 NX = 56
 # the one float scratch array ``F`` of a call: x slots above, then
-FW = 64             # the deciding plan's weights (NF)
+FW = 60             # the deciding plan's weights (NF)
 DV = 100            # [3 docks x 4]: value of one more W, M, F, a good of choice on each dock
 PA = 112            # [3]: per-artisan points of each dock's active rewards
 SCR = 115           # flags the effect being valued reaches
@@ -99,9 +104,12 @@ CP_COLV = 700       # [5]
 CP_TRA = 705        # [4]
 CP_ADV = 709
 CP_SOL = 710        # [3]
-VALS = 720          # [A]: action values; then OPEN [5] and SPV [CITY_MAX] (``scratch``)
-OPEN = 0            # from VALS + A: [5] value of the city space a token of colour c opens (``_open_values``)
-SPV = 5             # from VALS + A: [S] value of each free city space to the decider
+VALS = 720          # [A]: action values; then, from VALS + A (``scratch``):
+OPEN = 0            # [5] value of the city space a token of colour c opens (``_open_values``)
+SPV = 5             # [CITY_MAX] value of each free city space to the decider
+OV = SPV + CITY_MAX           # [4 seats x CITY_MAX] each seat's value of each free city space (``_seat_values``)
+RPILE = OV + 4 * CITY_MAX     # [5] the collect rollout's pile tokens (``_lookahead``)
+RTAKEN = RPILE + 5            # [CITY_MAX] 1 = the space is taken in the rollout
 # the one int table ``T``: the tables' ``C`` vector (C_SIZE entries), then ``tab`` from TB on
 H_SUMM = tb.C_SIZE  # T[H_SUMM]: where the dock rewards' summaries start (``int_table``)
 TB = tb.C_SIZE + 1
@@ -111,7 +119,7 @@ NSUM = 8            # per dock reward: points, per-artisan, steps on tracks 0..2
 
 
 def scratch(A: int) -> np.ndarray:
-    F = np.zeros(VALS + A + SPV + 32, dtype=np.float64)
+    F = np.zeros(VALS + A + RTAKEN + CITY_MAX, dtype=np.float64)
     F[MEMOS:MEMOS + 256] = -1.0
     return F
 
@@ -710,10 +718,99 @@ def _open_values(g, T, F, top, lg):
         F[top + OPEN + c] = F[FW + F_BLOCK] * (v if who == me else -v)
 
 
+# ---- collect: the spaces the others will take (EN-R25..R28) ------------------------------
+@_kernel
+def _space(g, T, F, x):
+    """Value of city space x to the seat being valued (its reward, + ``city_points`` per point)."""
+    e = T[C_N] + x
+    v = _effect(g, T, F, e)
+    cp = F[FW + F_CITY_POINTS]
+    if cp != 0.0:
+        oi = TB + T[O_ITEMS]
+        for it in range(T[TB + T[O_EFF] + 2 * e], T[TB + T[O_EFF] + 2 * e + 1]):
+            if T[oi + 6 * it] == OP_PTS:
+                v += cp * T[oi + 6 * it + 2]
+    return v
+
+
+@_kernel
+def _seat_values(g, T, F, top, stamp):
+    """F[top + OV + CITY_MAX x o + x]: seat o's value of each free city space that a pile token can
+    still fill (NEG otherwise), every seat valued with the decider's weights on its own tableau,
+    docks and markers (a proxy for the others' plans); the decider's context is restored."""
+    n = np.int64(g[G_NP])
+    oc = TB + T[O_CITY]
+    for o in range(n):
+        _context(g, T, F, o)
+        F[X_STAMP] = stamp + 1 + o
+        for x in range(T[C_S]):
+            free = g[G_CITY + x] < 0 and g[G_PILET + T[oc + x]] > 0
+            F[top + OV + CITY_MAX * o + x] = _space(g, T, F, x) if free else NEG
+    _context(g, T, F, np.int64(g[G_DEC]))
+    F[X_STAMP] = stamp
+
+
+@_kernel
+def _lookahead(g, T, F, top, lg, a_city):
+    """Adds to each city choice x the rest of this collect phase played out after it: every later
+    collect turn (reverse compass order, EN-R25) takes its collector's best free space that a pile
+    token can fill (``_seat_values``; a token without a free space goes back, EN-A20), until the
+    piles are empty (EN-R38). x is worth ``foresight`` x the decider's own later takes more and
+    ``deny`` x the others' takes (per opponent) less: a space nobody else wants can wait, one the
+    next collectors want is taken now."""
+    n = np.int64(g[G_NP])
+    S = T[C_S]
+    me = np.int64(g[G_DEC])
+    oc = TB + T[O_CITY]
+    fs, dn = F[FW + F_FORESIGHT], F[FW + F_DENY]
+    t0 = np.int64(g[G_TURN])
+    for x in range(S):
+        if not lg[a_city + x]:
+            continue
+        tot = 0
+        for c in range(5):
+            F[top + RPILE + c] = g[G_PILET + c]
+            tot += g[G_PILET + c]
+        for y in range(S):
+            F[top + RTAKEN + y] = 0.0 if g[G_CITY + y] < 0 else 1.0
+        F[top + RTAKEN + x] = 1.0
+        F[top + RPILE + T[oc + x]] -= 1.0
+        tot -= 1
+        mine = 0.0
+        theirs = 0.0
+        u = t0
+        while tot > 0:
+            u += 1
+            o = np.int64(g[G_ORDER + n - 1 - u % n])
+            best = NEG
+            bx = -1
+            for y in range(S):
+                if F[top + RTAKEN + y] == 0.0 and F[top + RPILE + T[oc + y]] > 0:
+                    v = F[top + OV + CITY_MAX * o + y]
+                    if v > best:
+                        best = v
+                        bx = y
+            tot -= 1
+            if bx < 0:                                # only tokens without a free space: one goes back
+                for c in range(5):
+                    if F[top + RPILE + c] > 0:
+                        F[top + RPILE + c] -= 1.0
+                        break
+                continue
+            F[top + RTAKEN + bx] = 1.0
+            F[top + RPILE + T[oc + bx]] -= 1.0
+            if o == me:
+                mine += best
+            else:
+                theirs += best
+        F[VALS + a_city + x] += fs * mine - dn * theirs / max(n - 1, 1)
+
+
 # ---- the decision ---------------------------------------------------------------------------
 @_kernel
-def _context(g, T, F):
-    me = np.int64(g[G_DEC])
+def _context(g, T, F, me):
+    """The per-decision scalars and empty caches for valuing as seat ``me`` (the decider, or an
+    opponent whose choices the collect lookahead predicts)."""
     base = SEAT0 + me * SW
     n = np.int64(g[G_NP])
     nrec = np.int64(g[G_NREC])
@@ -775,8 +872,9 @@ def choose(m, legal, keys, counter, T, which, fws, out, F):
             for j in range(NF):
                 F[FW + j] = fws[w_row, j]
             prev = w_row
-        _context(g, T, F)
-        F[X_STAMP] = i
+        me = np.int64(g[G_DEC])
+        _context(g, T, F, me)
+        F[X_STAMP] = 8 * i                            # goods memo entries: one stamp per game and seat valued
         kind = g[G_KIND]
         lo = 0
         hi = A
@@ -825,16 +923,14 @@ def choose(m, legal, keys, counter, T, which, fws, out, F):
             lo, hi = A_CITY, A_TRACK
             for a in range(lo, hi):
                 F[VALS + a] = 0.0                     # back:c (EN-A20) and anything unscored
-            cp = F[FW + F_CITY_POINTS]
+            look = F[FW + F_FORESIGHT] != 0.0 or F[FW + F_DENY] != 0.0
+            if look:
+                _seat_values(g, T, F, VALS + A, 8 * i)
             for xs in range(S):
                 if lg[A_CITY + xs]:
-                    e = N + xs
-                    v = _effect(g, T, F, e)
-                    if cp != 0.0:
-                        for it in range(T[TB + T[O_EFF] + 2 * e], T[TB + T[O_EFF] + 2 * e + 1]):
-                            if T[oi + 6 * it] == OP_PTS:
-                                v += cp * T[oi + 6 * it + 2]
-                    F[VALS + A_CITY + xs] = v
+                    F[VALS + A_CITY + xs] = F[VALS + A + OV + CITY_MAX * me + xs] if look else _space(g, T, F, xs)
+            if look:
+                _lookahead(g, T, F, VALS + A, lg, A_CITY)
         elif kind == K_TRACK:
             lo, hi = A_TRACK, A_TRACK + 3
             finc = F[X_FINC]
