@@ -9,7 +9,7 @@ OUT    ?= results
 REPORTS ?= reports/out
 ARGS   ?=
 
-.PHONY: help install report run sweep compare test bench tune recall-oracle docs clean
+.PHONY: help install report run sweep compare test bench tune recall-oracle crosscheck-recall docs clean
 
 help:  ## list the targets (variables: EXP, JOBS, OUT, REPORTS, ARGS, A, B)
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 15
@@ -46,6 +46,9 @@ bench: $(STAMP)  ## measure speed and memory; writes docs/benchmarks.md
 
 recall-oracle: $(STAMP)  ## 2,000 random Recall oracle games per player count, invariants after every decision
 	$(PY) -m tests.test_recall_oracle --games 2000 --check-every 1 $(ARGS)
+
+crosscheck-recall: $(STAMP)  ## Recall engine against its oracle, decision by decision: 2,000 games per player count and policy, 200 per switch and scarce-content configuration
+	$(PY) -m tests.test_recall_crosscheck --games 2000 $(ARGS)
 
 docs: $(STAMP)  ## regenerate docs/reference.md (every game's config keys and strategies) from the code
 	$(PY) -m sim.reference

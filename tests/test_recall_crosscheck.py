@@ -9,9 +9,12 @@ actions whose consequences are compiled: ``end``, ``recall``, ``play``, ``opt``;
 picks items and moves followers, ``BUILDER`` never recalls and avoids free actions, so that
 development actions and explorations are reached often, ``USER`` uses abilities as free actions.
 The harness compares every decision before the stop and the action names of the whole action
-space; ``main`` prints how often each decision kind was compared and how the games ended.
+space; ``main`` prints how often each decision kind was compared, how the games ended and how
+many games reached each edge case (``EDGES``). The configurations ``content="scarce"`` use the
+content files of tests/data/recall_scarce/ (few key cards and chest tiles, short tracks and
+artifact rows, a low crystal limit), so that those edge cases happen often.
 
-Full count (docs/recall_engine.md records its result):
+Full count (docs/recall_engine.md records its result): ``make crosscheck-recall``, i.e.
 ``/work/main/.venv/bin/python -m tests.test_recall_crosscheck --games 2000``
 """
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import collections
 import dataclasses
+import pathlib
 import time
 
 import numpy as np
@@ -42,9 +46,48 @@ SWITCHES = [
 CONFIGS = [dict(players=n) for n in (1, 2, 3, 4)] + [dict(players=n, **sw) for sw in SWITCHES for n in (1, 2, 3, 4)]
 CONFIGS.append(dict(players=1, solo_goals="keep_three"))
 CONFIGS.append(dict(players=1, solo_goals="keep_three", tribe_draft="custom"))
+SCARCE_DIR = pathlib.Path(__file__).parent / "data" / "recall_scarce"
+SCARCE = {f"{f.stem}_file": str(f) for f in sorted(SCARCE_DIR.iterdir())}   # Config keys: key_cards_file, ...
+SCARCE_CONFIGS = [dict(players=n, content="scarce") for n in (1, 2, 3, 4)]
 CI_GAMES = 12
 KINDS: collections.Counter = collections.Counter()     # decisions compared per kind (printed by ``main``)
 STOPS: collections.Counter = collections.Counter()     # games stopped per reason (``G_STOP``)
+EDGES: collections.Counter = collections.Counter()     # games that reached each edge case (``_edges``)
+EDGE_NAMES = ("yellow stacks empty", "green offer empty", "grey offer empty", "artifact row full",
+              "chest stack empty", "chests reshuffled", "more than 8 reshuffles", "crystals above the limit",
+              "crystals lost at the limit",
+              "track at its end", "steps lost past the end", "tribe unlocked by several players",
+              "camp decided by another player")
+
+
+def _config(spec: dict) -> Config:
+    """The ``Config`` of a configuration; ``content="scarce"`` names the scarce content files."""
+    spec = dict(spec)
+    if spec.pop("content", None) == "scarce":
+        spec.update(SCARCE)
+    return Config(**spec)
+
+
+def _edges(t, m) -> np.ndarray:
+    """bool[B, len(EDGE_NAMES)]: the edge cases each game's state shows now."""
+    C, B = t.C, len(m)
+    seat = lambda c, n=1: m[:, st.SEAT0:st.SEAT0 + st.MAXP * st.SW].reshape(B, st.MAXP, st.SW)[:, :, c:c + n]  # noqa: E731
+    ny = int(C[engine.kernel.C_NYELLOW])
+    return np.stack([
+        (m[:, st.G_YELLOW:st.G_YELLOW + ny] == 0).all(axis=1),
+        (m[:, st.G_GREEN:st.G_GREEN + 3] < 0).all(axis=1),
+        (m[:, st.G_GREY:st.G_GREY + 3] < 0).all(axis=1),
+        (seat(st.P_ARTS, 4) >= int(C[engine.kernel.C_NCOLS])).any(axis=(1, 2)),
+        m[:, st.G_CHEST_TOP] >= m[:, st.G_CHEST_N],
+        m[:, st.G_CHEST_K] >= 1,
+        m[:, st.G_CHEST_K] > 8,
+        (seat(st.P_CR, 3) > int(C[engine.kernel.C_CAP])).any(axis=(1, 2)),
+        (seat(st.P_CR_LOST) > 0).any(axis=(1, 2)),
+        (seat(st.P_TRK, 3) >= int(C[engine.kernel.C_TRK_LAST])).any(axis=(1, 2)),
+        (seat(st.P_STEPS_LOST) > 0).any(axis=(1, 2)),
+        (seat(st.P_UNLOCK, 3).sum(axis=1) >= 2).any(axis=1),
+        m[:, st.G_EXP_ACTIVE] > 0,
+    ], axis=1)
 
 
 def _put_back(state, idx, part):
@@ -96,7 +139,7 @@ USER = ("use", "field", "count", "pick", "opt", "play")   # uses abilities as fr
 
 def run(spec: dict, games: int, seed: int, first: int = 0, prefer=SAFE, avoid=()) -> int:
     """Lockstep run of ``games`` games of one configuration; returns the decisions compared."""
-    config = Config(**spec)
+    config = _config(spec)
     content = load_content(config)
     t = engine.build_tables(config, content)
     ids = np.arange(games) + first
@@ -108,8 +151,10 @@ def run(spec: dict, games: int, seed: int, first: int = 0, prefer=SAFE, avoid=()
     never = np.array([n.split(":")[0] in avoid for n in t.action_names])
     compared = 0
     history = [[] for _ in ids]                    # action names per game, for the failure messages
+    reached = np.zeros((games, len(EDGE_NAMES)), dtype=bool)
     while True:
         kind = state.m[:, st.G_KIND]
+        reached |= _edges(t, state.m) & (kind != st.K_STOP)[:, None]
         for i, o in enumerate(oracles):
             if kind[i] == st.K_STOP:
                 continue
@@ -128,6 +173,7 @@ def run(spec: dict, games: int, seed: int, first: int = 0, prefer=SAFE, avoid=()
             _compare_outcomes(state, oracles, spec, ids)
             STOPS.update(st.STOP_REASONS[r] for r in state.m[kind == st.K_STOP, st.G_STOP])
             STOPS["(finished)"] += int((kind == st.K_DONE).sum())
+            EDGES.update({name: int(n) for name, n in zip(EDGE_NAMES, reached.sum(axis=0))})
             return compared
         actions = np.array([_choose(rng, state.legal[i], safe, never) for i in idx], dtype=np.int64)
         part = engine.step(take(state, idx), actions)
@@ -175,9 +221,25 @@ def test_engine_matches_oracle_with_abilities_used(players):
     assert run(dict(players=players), 2 * CI_GAMES, 4000 + players, 400_000, USER) >= CI_GAMES
 
 
+@pytest.mark.parametrize("players", (2, 4))
+def test_engine_matches_oracle_on_scarce_content(players):
+    """RC-R191, RC-A21 (empty key-card offer), RC-R105, RC-A67 (full artifact row), RC-A27 (chest
+    stack out, reshuffles), RC-R73, RC-A38 (crystal limit), RC-R161, RC-R167..R169 (track ends,
+    one tribe unlocked by several players): the same on the scarce content, with the GAINER and
+    BUILDER policies. These games reach every edge case but the rarest three (the full count
+    reaches those: ``main`` prints how often)."""
+    EDGES.clear()
+    spec = dict(players=players, content="scarce")
+    assert run(spec, CI_GAMES, 4000 + players, 400, GAINER) >= CI_GAMES
+    assert run(spec, CI_GAMES, 4100 + players, 450, BUILDER, FREE) >= CI_GAMES
+    rare = {"green offer empty", "more than 8 reshuffles", "camp decided by another player"}
+    assert [e for e in EDGE_NAMES if e not in rare and EDGES[e] == 0] == [], EDGES
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=2000, help="games per player count (switches: a tenth)")
+    ap.add_argument("--games", type=int, default=2000,
+                    help="games per player count and policy (switches and scarce content: a tenth)")
     args = ap.parse_args(argv)
     t0 = time.time()
     total_games = total = 0
@@ -191,10 +253,16 @@ def main(argv=None):
             total += run(spec, games, 5000 + number, 300_000, GAINER)
             total += run(spec, games, 4000 + number, 400_000, USER)
             total_games += 4 * games
-    print(f"{total_games} games in {len(CONFIGS)} configurations, {total} decisions compared, "
+    for number, spec in enumerate(SCARCE_CONFIGS):        # every policy on the scarce content
+        games = max(1, args.games // 10)
+        for j, (prefer, avoid) in enumerate(((SAFE, ()), (MOVER, ()), (BUILDER, FREE), (GAINER, ()))):
+            total += run(spec, games, 3000 + 10 * number + j, 400_000 + 10_000 * j, prefer, avoid)
+            total_games += games
+    print(f"{total_games} games in {len(CONFIGS) + len(SCARCE_CONFIGS)} configurations, {total} decisions compared, "
           f"all equal ({time.time() - t0:.0f} s)")
     print("decisions by kind:", ", ".join(f"{k} {v}" for k, v in KINDS.most_common()))
     print("games by end:", ", ".join(f"{k or '?'} {v}" for k, v in STOPS.most_common()))
+    print("games reaching each edge case:", ", ".join(f"{k} {EDGES[k]}" for k in EDGE_NAMES))
 
 
 if __name__ == "__main__":

@@ -105,9 +105,8 @@ def reference_setup(t, board, g: np.ndarray, h: np.ndarray, seed: int, game: int
     r_t, r_i = len(ct.tribes) - n, len(ct.items) - n
     _put(h, st.H_OLDT, rng.permutations(keys("old_tribes"), r_t)[0])
     _put(h, st.H_OLDI, rng.permutations(keys("old_items"), r_i)[0])
-    for k in range(1, st.CHEST_RESHUFFLES + 1):             # RC-A27: the k-th reshuffle's key
-        key = int(rng.stream_keys(seed, [game], "chests", k)[0])
-        _put(h, st.H_CHEST_KEYS + 4 * (k - 1), [(key >> (16 * w)) & 0xFFFF for w in range(4)])
+    key = int(rng.stream_keys(seed, [game], "chests")[0])   # RC-A27: the reshuffles' keys derive from it
+    _put(h, st.H_CHEST_KEY, [(key >> (16 * w)) & 0xFFFF for w in range(4)])
     g[st.G_CARD] = g[st.G_FIELD] = g[st.G_KUP] = -1
     for p in range(n):
         b = st.SEAT0 + p * st.SW

@@ -153,7 +153,8 @@ class Board:
             steps = [w for w in self.adj[cur] if self.is_water(w) and w != f and w not in visited
                      and (self.art[w] < 0 or self.arts[p][self.art[w]] < self.ct.board.artifact_rows.columns)
                      and self.min_payers(p, self.art_cost(p, w)) <= size + pigs]
-            exits = self.water_exits(p, f, visited, improved)
+            exits = [g for g in self.water_exits(p, f, visited, improved)      # an exit the group can pay (water_exit)
+                     if self.min_payers(p, self.art_cost(p, g)) <= size + pigs]
             legal = [self.A_FIELD + w for w in steps] + ([self.A_END] if visited and exits else [])
             a = yield from self._ask(p, "water_step", legal)
             if a is None:

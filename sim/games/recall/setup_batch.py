@@ -219,9 +219,8 @@ def deal_batch(t, board: Board, m: np.ndarray, hidden: np.ndarray, seed: int, ga
         m[:, st.G_ITEM_DISP:st.G_ITEM_DISP + n] = -1
     _put(hidden, st.H_OLDT, perm("old_tribes", len(ct.tribes) - n))
     _put(hidden, st.H_OLDI, perm("old_items", len(ct.items) - n))
-    for k in range(1, st.CHEST_RESHUFFLES + 1):             # RC-A27: the k-th reshuffle's key
-        key = rng.stream_keys(seed, game_ids, "chests", k)
-        for w in range(4):
-            hidden[:, st.H_CHEST_KEYS + 4 * (k - 1) + w] = (key >> np.uint64(16 * w)) & np.uint64(0xFFFF)
+    key = rng.stream_keys(seed, game_ids, "chests")          # RC-A27: the reshuffles' keys derive from it
+    for w in range(4):
+        hidden[:, st.H_CHEST_KEY + w] = (key >> np.uint64(16 * w)) & np.uint64(0xFFFF)
     m[:, st.G_CARD] = m[:, st.G_FIELD] = m[:, st.G_KUP] = -1
     m[:, st.G_PHASE] = st.PH_SOLO

@@ -66,7 +66,6 @@ PEND_MAX = 16       # pending effects of a turn
 PEND_W = 4          # per pending effect: effect index, item index, owner field letter (-1 the card),
                     # kind: 0 the item as written, 1 a DEV:1 split off, 2 + m a MOVE:m of UNITS
 FR_MAX = 8          # nested rewards being resolved (frames of ``PH_EXEC``, kernel/frames.py)
-CHEST_RESHUFFLES = 8   # chest reshuffles the hidden keys are drawn for (RC-A27)
 ALT_KIND = 64       # pending kind ALT_KIND + j: alternative j of the item, already chosen
 
 # ---- per-game columns ------------------------------------------------------------------------------
@@ -187,7 +186,9 @@ FR_W = FR_REGS + FR_EV_WORDS - 1 + len(REGS)   # per frame: effect, items done (
                                  # phase, action atoms at once, the one item resolved (-1 the whole
                                  # reward), its alternative (-1 ask), the window's used abilities,
                                  # the saved registers
-G_FR = G_ART_LAST + 1            # [FR_MAX, FR_W]
+G_EXP_ACTIVE = G_ART_LAST + 1    # the explorer + 1 while another player receives a camp of its
+                                 # exploration (G_ACTIVE is that receiver meanwhile, RC-R148), 0 none
+G_FR = G_EXP_ACTIVE + 1          # [FR_MAX, FR_W]
 F_ISLAND = G_FR + FR_MAX * FR_W   # [F_MAX] 1 = an island lies here (Enterin, RC-R216; the terrain is forest, RC-A50)
 G_ISLANDS = F_ISLAND + F_MAX     # islands placed so far (RC-A36)
 SEAT0 = G_ISLANDS + 1
@@ -238,8 +239,9 @@ H_GREY = H_GREEN + DECK_MAX      # [DECK_MAX]
 H_GOALS = H_GREY + DECK_MAX      # [MAXP, 3] goal cards per seat (-1 none)
 H_OLDT = H_GOALS + 3 * MAXP      # [TRIBES_MAX] the "old_tribes" permutation
 H_OLDI = H_OLDT + TRIBES_MAX     # [ITEMS_MAX] the "old_items" permutation
-H_CHEST_KEYS = H_OLDI + ITEMS_MAX  # [CHEST_RESHUFFLES, 4] key of the k-th reshuffle (k = 1 ..), 16 bits a word, low first
-H_BAGKEY = H_CHEST_KEYS + 4 * CHEST_RESHUFFLES   # [4] the "bag" stream key (``bag_key``), 16 bits a word, low first
+H_CHEST_KEY = H_OLDI + ITEMS_MAX   # [4] the "chests" stream key without extra words (the k-th reshuffle's key
+                                 # is derived from it in the kernel, kernel/chests.py), 16 bits a word, low first
+H_BAGKEY = H_CHEST_KEY + 4       # [4] the "bag" stream key (``bag_key``), 16 bits a word, low first
 H = H_BAGKEY + 4
 
 

@@ -3,9 +3,10 @@
 A used tile goes onto the discard pile (in the order used). A draw from an empty stack first
 makes the discard pile the new stack, shuffled as the model doc's ``chests`` stream with extra
 word k says for the k-th reshuffle: ``permutations(key, m)`` over the m tiles in discard order.
-The kernel has the keys (drawn at setup, ``H_CHEST_KEYS``) and the same draws: ``bits`` equals
-``sim.core.rng.bits`` bit for bit, the rank of each draw is its stable ``argsort`` position.
-Both empty: nothing.
+The kernel derives the k-th reshuffle's key from the stream's key (``H_CHEST_KEY``, written at
+setup) as ``sim.core.rng.stream_keys`` adds an extra word, so any number of reshuffles has its
+key and the stack never stops a game; ``bits`` equals ``sim.core.rng.bits`` bit for bit, the
+rank of each draw is its stable ``argsort`` position. Both empty: nothing.
 """
 from __future__ import annotations
 
@@ -14,10 +15,9 @@ import numpy as np
 from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.kernel import common
-from sim.games.recall.kernel.common import S_REWARD, kernel, seat, stop
+from sim.games.recall.kernel.common import kernel, seat
 from sim.games.recall.state import (
-    CHEST_RESHUFFLES, G_CHEST_DISC, G_CHEST_DN, G_CHEST_K, G_CHEST_N, G_CHEST_TOP, H_CHEST,
-    H_CHEST_KEYS, P_CHESTS)
+    G_CHEST_DISC, G_CHEST_DN, G_CHEST_K, G_CHEST_N, G_CHEST_TOP, H_CHEST, H_CHEST_KEY, P_CHESTS)
 
 kernel_cache.watch(__file__, st, common)
 
@@ -38,11 +38,12 @@ def bits(key, counter):
 
 @kernel
 def reshuffle_key(h, k):
-    """The key of the k-th reshuffle (k >= 1) from its four 16-bit words."""
+    """The key of the k-th reshuffle (k >= 1): the ``chests`` stream key (four 16-bit words)
+    with extra word k, as ``sim.core.rng.stream_keys(seed, game, "chests", k)``."""
     key = np.uint64(0)
     for w in range(4):
-        key |= np.uint64(h[H_CHEST_KEYS + 4 * (k - 1) + w]) << np.uint64(16 * w)
-    return key
+        key |= np.uint64(h[H_CHEST_KEY + w]) << np.uint64(16 * w)
+    return mix(key ^ np.uint64(k))
 
 
 @kernel
@@ -50,9 +51,6 @@ def reshuffle(g, h):
     """RC-A27: the discard pile becomes the stack; tile j of the pile goes to the position of
     its draw in the stable sort of the m draws."""
     k = g[G_CHEST_K] + 1
-    if k > CHEST_RESHUFFLES:
-        stop(g, S_REWARD)
-        return
     key = reshuffle_key(h, k)
     m = g[G_CHEST_DN]
     for j in range(m):

@@ -4,9 +4,15 @@ draws (artifacts on the artifact symbols in field order, then the stones of each
 site, RC-A35), then the new tile's camps for the builders next to them (RC-R148).
 
 The bag draws use the game's ``bag`` stream (``sim.core.rng.uniform(bag_key, k)`` for the k-th
-draw, counter ``G_BAGK``), so they equal the oracle's and the setup's draws. A camp reward for a
-player other than the explorer (decided by its owner outside its turn, RC-A64) is not compiled
-yet: the game stops.
+draw, counter ``G_BAGK``), so they equal the oracle's and the setup's draws.
+
+A camp reward for a player other than the explorer is received and decided by its owner outside
+its turn (RC-R148, RC-A52, RC-A64): while it resolves ``G_ACTIVE`` is that receiver (every atom
+and decision of the kernel acts for ``G_ACTIVE``) and ``G_EXP_ACTIVE`` keeps the explorer, who
+is the active seat again once the reward is over (``back_to_explorer``); the receiver's action
+atoms that would join the pending list are lost (kernel/queue.py), an upgrade tile it gains
+replaces no pending item (kernel/upgrade.py). An exploration inside such a reward (an ability's
+data effect with ``EXPLORE``, not in the default content) is not compiled: the game stops.
 """
 from __future__ import annotations
 
@@ -22,7 +28,7 @@ from sim.games.recall.kernel.chests import bits
 from sim.games.recall.kernel.queue import queue_reward
 from sim.games.recall.state import (
     F_ART, F_CAMP, F_PIGS, F_SITE, F_START, F_TERR, G_ACTIVE, G_BAGK, G_BAG_ART, G_BAG_STONE,
-    G_EXP_RET, G_EXP_SLOT, G_HERE, G_NP, G_PHASE, G_ROT, G_TILE, G_UP, H_BAGKEY, K_EXPLORE,
+    G_EXP_ACTIVE, G_EXP_RET, G_EXP_SLOT, G_HERE, G_NP, G_PHASE, G_ROT, G_TILE, G_UP, H_BAGKEY, K_EXPLORE,
     K_ROTATION, PH_EXPLORE, PH_EXPLORE_NEXT, PH_ROTATION, P_BLD, P_CAMPS, P_EXPL, P_FOL, S_MAX)
 
 kernel_cache.watch(__file__, st, common, frames, chests, queue)
@@ -138,9 +144,18 @@ def explore_points(g, p, k, C, tab):
 
 
 @kernel
+def back_to_explorer(g):
+    """The explorer is the active seat again after another player's camp reward."""
+    if g[G_EXP_ACTIVE] > 0:
+        g[G_ACTIVE] = g[G_EXP_ACTIVE] - 1
+        g[G_EXP_ACTIVE] = 0
+
+
+@kernel
 def explore_camps(g, C, tab, atoms):
     """RC-R112, RC-R148: each camp of the explored tile in field order, for every player with a
     building next to it who has not had it, in seat order from the explorer; then the end."""
+    back_to_explorer(g)
     k = g[G_EXP_SLOT]
     a = g[G_ACTIVE]
     for x in range(7 * k, 7 * k + 7):
@@ -151,9 +166,9 @@ def explore_camps(g, C, tab, atoms):
             q = (a + i) % g[G_NP]
             if (g[seat(q) + P_CAMPS] >> c) & 1 == 1 or not next_to_building(g, q, x, C, tab):
                 continue
-            if q != a:                               # decided by its owner outside its turn: not compiled
-                stop(g, S_REWARD)
-                return
+            if q != a:                               # decided by its owner outside its turn
+                g[G_EXP_ACTIVE] = a + 1
+                g[G_ACTIVE] = q
             g[seat(q) + P_CAMPS] |= 1 << c
             g[G_HERE] = x + 1
             clear_event(g)
@@ -178,6 +193,9 @@ def explore_node(g, lg, C, tab, atoms, p):
     """The mask of ``explore`` / ``rotation``; returns its kind, or -1 after the camp stage."""
     ph = g[G_PHASE]
     o = C[C_O_OPT]
+    if ph == PH_EXPLORE and g[G_EXP_ACTIVE] > 0:     # inside another player's camp reward: not compiled
+        stop(g, S_REWARD)
+        return -1
     if ph == PH_EXPLORE:                             # RC-R106, RC-R107; none: skipped (RC-A6)
         n = 0
         for k in range(S_MAX):

@@ -33,7 +33,7 @@ from sim.games.recall.kernel.knowledge import items_left, knowledge_step
 from sim.games.recall.kernel.movement import (
     artifact_cost, exo_usable, move_targets, need_at, take_artifact)
 from sim.games.recall.kernel.dev import apply_dev, dev_node, production_visible
-from sim.games.recall.kernel.explore import apply_explore, explore_node
+from sim.games.recall.kernel.explore import apply_explore, back_to_explorer, explore_node
 from sim.games.recall.kernel.upgrade import apply_upgrade, upgrade_node
 from sim.games.recall.kernel.water import apply_water, water_node
 from sim.games.recall.kernel.turn import (
@@ -322,6 +322,7 @@ def decide(g, h, lg, C, tab, atoms, kind, p):
                 g[seat(g[G_ACTIVE]) + P_SUPPLY] += g[G_W_GROUP]     # a water group in transit: the supply
                 g[G_W_GROUP] = 0
                 g[G_UPG_BITS] = 0
+                back_to_explorer(g)                   # inside another player's camp reward
                 end_turn(g, C)
                 return False
             g[G_TURN_DEC] += 1

@@ -127,7 +127,8 @@ def gain_mask(g, lg, C, tab, ph, p):
 @kernel
 def give_back(g, h, C, tab, k):
     """The upgraded card: white leaves the game, yellow back onto its stack, green under its deck
-    (RC-R193..R195)."""
+    (RC-R193..R195), turned at once into the first empty display slot if there is one (RC-A26:
+    the display is refilled whenever it holds fewer than 3 cards and the deck is not empty)."""
     colour = tab[C[C_T_KCOLOUR] + k]
     if colour == YELLOW:
         for i in range(C[C_NYELLOW]):
@@ -136,6 +137,10 @@ def give_back(g, h, C, tab, k):
     elif colour == GREEN:
         h[H_GREEN + g[G_GREEN_END] % DECK_MAX] = k
         g[G_GREEN_END] += 1
+        for i in range(3):
+            if g[G_GREEN + i] < 0 and g[G_GREEN_TOP] < g[G_GREEN_END]:
+                g[G_GREEN + i] = h[H_GREEN + g[G_GREEN_TOP] % DECK_MAX]
+                g[G_GREEN_TOP] += 1
 
 
 @kernel

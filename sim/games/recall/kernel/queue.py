@@ -15,7 +15,7 @@ from sim.games.recall.kernel.common import (
 from sim.games.recall.kernel.frames import at_once, push_frame, top
 from sim.games.recall.kernel.chests import draw_chest
 from sim.games.recall.state import (
-    ALT_KIND, FR_E, G_ACTIVE, G_EXP_RET, G_HERE, G_KEACH, G_KLEFT, G_KTRACK, G_KUP, G_LEFT,
+    ALT_KIND, FR_E, G_ACTIVE, G_EXP_ACTIVE, G_EXP_RET, G_HERE, G_KEACH, G_KLEFT, G_KTRACK, G_KUP, G_LEFT,
     G_MOVES, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_SUBRET, G_W_PLUS, G_W_RET, PEND_MAX, PEND_W,
     PH_BUY, PH_COPY, PH_CRYSTAL, PH_DISPLAY, PH_EXEC, PH_EXPLORE, PH_FREE, PH_KEY, PH_KEYUP,
     PH_KSTEP, PH_KTRACK, PH_MOVE_FROM, PH_PAY_MOVE, PH_PLACE, PH_SELL, PH_SLOT, PH_STOP, PH_UNITS,
@@ -124,8 +124,8 @@ def execute(g, h, C, tab, atoms, r, n):
     b = seat(p)
     op = atoms[r, A_OP]
     if OP_MOVE <= op <= OP_COPY and not at_once(g):
-        if not to_pending(g, g[top(g) + FR_E], r, atoms):
-            stop(g, S_PICK)
+        if g[G_EXP_ACTIVE] == 0 and not to_pending(g, g[top(g) + FR_E], r, atoms):
+            stop(g, S_PICK)                           # another player's (kernel/explore.py): lost
     elif op == OP_CRYSTAL:
         g[b + P_CR + atoms[r, A_ARG]] += n
     elif op == OP_PP:

@@ -15,7 +15,7 @@ from sim.games.recall.kernel import common, frames, chests, queue
 from sim.games.recall.kernel.common import C_FREE_UPG, C_O_OPT, S_PICK, kernel, seat, stop
 from sim.games.recall.kernel.queue import field_effect, push_effect, remove_pending
 from sim.games.recall.state import (
-    G_PEND, G_PEND_N, G_PHASE, G_PICKED, G_UPG_BITS, G_UPG_LEFT, G_UPG_LETTER, G_UPG_RET,
+    G_EXP_ACTIVE, G_PEND, G_PEND_N, G_PHASE, G_PICKED, G_UPG_BITS, G_UPG_LEFT, G_UPG_LETTER, G_UPG_RET,
     G_UPG_SEAT, K_UPGRADE, PEND_W, P_UPG)
 
 kernel_cache.watch(__file__, st, common, frames, chests, queue)
@@ -69,8 +69,8 @@ def apply_upgrade(g, C, tab, atoms, a):
         letter, side = g[G_UPG_LETTER + i], x
         g[G_UPG_LEFT + letter] -= 1
     g[seat(p) + P_UPG + letter] = side
-    if (g[G_PICKED] >> letter) & 1 == 1:             # RC-R179: this turn goes on with the old version
-        return
+    if (g[G_PICKED] >> letter) & 1 == 1 or g[G_EXP_ACTIVE] > 0:   # RC-R179: this turn goes on with the
+        return                                       # old version; another player's tile: not its turn
     found = False
     j = 0
     while j < g[G_PEND_N]:
