@@ -176,3 +176,28 @@ def test_aynir_end_stops_and_points_never_go_below_zero_rc_a44():
     assert _kind(s) == "ability" and _names(t, s) == ["end", "opt:0", "opt:1"]
     _step(t, s, "end")
     assert _kind(s) == "main" and g[_col(0, st.P_SCORE)] == 0 and g[_col(0, st.P_CR)] == 0
+
+
+def test_aynir_receives_a_follower_only_from_the_supply_rc_r205_rc_a44():
+    """An empty supply (seed: "Heb je geen volgelingen meer in je voorraad, dan krijg je geen
+    nieuwe"): (W,F) and (VP,F) receive nothing, so they are no exchange and not legal; giving a
+    follower back first, (F,W), fills the supply and makes them legal (found by the cross-check,
+    4 players, game 301075)."""
+    from sim.games.recall import kernel
+    t, s = _at_main()
+    g = s.m[0]
+    _own(t, s, "Aynir", stones=3)
+    g[_col(0, st.P_CR):_col(0, st.P_CR) + 3] = (1, 0, 0)
+    g[_col(0, st.P_SCORE)] = 4
+    g[_col(0, st.P_SUPPLY)] = 0
+    start = int(np.flatnonzero(s.seat(st.P_FOL, st.F_MAX)[0, 0] > 0)[0])
+    g[_col(0, st.P_FOL + start)] -= 1                       # followers on two fields: asked
+    g[_col(0, st.P_FOL + start + 1)] += 1
+    _run(s)
+    _step(t, s, "use:Aynir")
+    assert _kind(s) == "ability" and _names(t, s) == ["end", "opt:0", "opt:1", "opt:3", "opt:5"]
+    _step(t, s, "opt:0")                                    # a follower for a white crystal
+    assert _kind(s) == "ability_field"
+    _step(t, s, t.action_names[int(t.C[kernel.C_O_FIELD]) + start])
+    assert g[_col(0, st.P_FOL + start)] == 1 and g[_col(0, st.P_SUPPLY)] == 1 and g[_col(0, st.P_CR)] == 2
+    assert _kind(s) == "ability" and _names(t, s) == ["end"] + [f"opt:{i}" for i in range(6)]

@@ -83,28 +83,31 @@ def followers_on_board(g, p):
 
 
 @kernel
-def can_give(g, p, unit, C):
-    """Aynir gives a follower on the board, a white crystal (the paying rule) or a point."""
-    if unit == 0:
+def can_exchange(g, p, i, C):
+    """Aynir's exchange i trades one unit for another (RC-A44): it gives a follower on the board, a
+    white crystal (the paying rule) or a point, and receives one; a follower is received only from
+    the supply (seed: "Heb je geen volgelingen meer in je voorraad, dan krijg je geen nieuwe")."""
+    give = GIVE[i]
+    if GET[i] == 0 and g[seat(p) + P_SUPPLY] == 0:
+        return False
+    if give == 0:
         return followers_on_board(g, p) > 0
-    if unit == 1:
+    if give == 1:
         return payable(g, p, C, 1, 0, 0)
     return g[seat(p) + P_SCORE] > 0
 
 
 @kernel
 def aynir_get(g, p, i, C, tab):
-    """The unit received by exchange i: a follower placed (``place``, capped by the supply), a white
+    """The unit received by exchange i: a follower from the supply placed (``place``), a white
     crystal or a point; then the next exchange."""
-    b = seat(p)
     g[G_PHASE] = PH_ABILITY_FIELD
     if GET[i] == 0:
-        g[G_LEFT] = min(1, g[b + P_SUPPLY])
-        if g[G_LEFT] > 0:
-            g[G_SUBRET] = PH_ABILITY_FIELD
-            g[G_PHASE] = PH_PLACE
+        g[G_LEFT] = 1
+        g[G_SUBRET] = PH_ABILITY_FIELD
+        g[G_PHASE] = PH_PLACE
     elif GET[i] == 1:
-        g[b + P_CR] += 1
+        g[seat(p) + P_CR] += 1
     else:
         gain_points(g, p, 1, C, tab)
 
@@ -121,7 +124,7 @@ def ability_field_mask(g, lg, C, tab, p):
                 g[G_PHASE] = g[G_ABIL_RET]
                 return -1
             for i in range(6):
-                lg[C[C_O_OPT] + i] = can_give(g, p, GIVE[i], C)
+                lg[C[C_O_OPT] + i] = can_exchange(g, p, i, C)
             lg[A_END] = True
             return K_ABILITY
     if g[G_ABIL] == C[C_COLTERON]:
