@@ -26,7 +26,7 @@ from sim.games.recall.scoring import (
 from sim.games.recall.log import describe
 from sim.games.recall.observe import observe, sample_state
 from sim.games.recall.setup_view import describe_setup
-from sim.games.recall.value import position_value
+from sim.games.recall.value import compiled_position_value
 
 
 def end_state(s) -> EndState:
@@ -383,7 +383,7 @@ class Recall:
         return sample_state(obs, keys)
 
     def position_value(self, state, players, weights):
-        return position_value(state, players, weights)
+        return compiled_position_value(state, players, weights)
 
     def describe(self, before, after, action: int) -> list[str]:
         return describe(before, after, action)

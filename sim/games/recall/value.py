@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.games.recall import state as st
+from sim.games.recall.kernel import value as kvalue
 from sim.games.recall.scoring import final_scoring, scoring_tables
 from sim.core.memo import per_object
 
@@ -47,12 +48,29 @@ def components(s) -> dict:
             "pending": pending.astype(float)}
 
 
-def position_value(s, players, weights) -> np.ndarray:
-    """float[B]: the value of seat ``players[b]`` in game b (module doc)."""
+def _weights(weights) -> dict:
     w = {**DEFAULTS, **(weights or {})}
     unknown = set(w) - set(DEFAULTS)
     if unknown:
         raise ValueError(f"unknown position_value weights {sorted(unknown)}; expected {sorted(DEFAULTS)}")
+    return w
+
+
+@per_object
+def _kernel_tables(t):
+    return kvalue.value_tables(t)
+
+
+def compiled_position_value(s, players, weights) -> np.ndarray:
+    """``position_value`` by the compiled kernel (kernel/value.py: the same numbers, to the last
+    bit, tests/test_recall_value_kernel.py); what the game offers the lookahead strategies."""
+    w = _weights(weights)
+    return kvalue.position_value(s, players, np.array([w[k] for k in kvalue.WEIGHTS]), _kernel_tables(s.t))
+
+
+def position_value(s, players, weights) -> np.ndarray:
+    """float[B]: the value of seat ``players[b]`` in game b (module doc); the reference of the kernel's."""
+    w = _weights(weights)
     if not any(w[k] for k in DEFAULTS if k != "opponents"):          # every weight 0: the value is 0
         return np.where(s.m[:, st.G_KIND] == st.K_STOP, STOPPED, 0.0)
     parts = components(s)

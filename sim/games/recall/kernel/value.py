@@ -1,0 +1,180 @@
+"""Compiled position value of Recall: ``value.position_value`` game by game, seat by seat.
+
+The same definition as sim/games/recall/value.py (the final score if scored now by the rules of
+scoring.py on game.end_state, goal cards left out as there, plus weighted resources, minus ``opponents`` x the best other
+seat), on the state rows directly, so that a compiled lookahead can value its trial steps
+without leaving numba. The numbers come as arrays (``value_tables``), never compiled in.
+Weights ``w`` float64[8] in the order of ``WEIGHTS``; every component is summed in that order,
+so the result equals value.py's to the last bit.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core import kernel_cache
+from sim.games.recall import state as st
+from sim.games.recall.content_types import BUILDINGS
+
+kernel_cache.watch(__file__, st)
+
+WEIGHTS = ("final", "purple", "crystals", "keys", "tracks", "followers", "pending", "opponents")
+STOPPED = -1e9
+OUTSIDE_ITEMS = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end", "path",
+                 "goal", "stopped")
+# scalars of ``value_tables``'s int64 vector ``C``
+(V_NF, V_SEVENTH, V_DIV, V_SANCT, V_MON, V_N) = range(6)
+
+
+def value_tables(t) -> tuple:
+    """(C int64[V_N], arrays...) for ``seat_values``, from the run's tables ``t`` (content, map)."""
+    from sim.games.recall.game import board_of
+    from sim.games.recall.scoring import scoring_tables
+    ct = t.content
+    sc = scoring_tables(ct)
+    board = board_of(ct.map)
+    nf = len(t.field_names)
+    C = np.zeros(V_N, dtype=np.int64)
+    C[V_NF], C[V_SEVENTH], C[V_DIV] = nf, sc.seventh, sc.leftover_divisor
+    C[V_SANCT], C[V_MON] = 1 + BUILDINGS.index("sanctuary"), 1 + BUILDINGS.index("monument")
+    inside = np.array([k not in OUTSIDE_ITEMS for k in st.KIND_NAMES] + [False], dtype=np.int64)
+    card_path = np.array([c.path for c in ct.path_cards], dtype=np.int64)
+    bm_field = np.array(board.board_monuments, dtype=np.int64)
+    bm_track = np.array([b.track for b in ct.map.board_monuments], dtype=np.int64)
+    ints = (sc.track_points, sc.key_points, sc.key_colour, sc.monument_points,
+            np.concatenate([[0], sc.points_under]), sc.path_base, sc.path_a, sc.path_b, 
+            sc.crystal_value, card_path, bm_field, bm_track, inside)
+    return (C,) + tuple(np.ascontiguousarray(a, dtype=np.int64) for a in ints)
+
+
+def position_value(s, players, weights: np.ndarray, vt) -> np.ndarray:
+    """float[B]: value.position_value of seat ``players[b]`` (weights float64[8] in ``WEIGHTS`` order)."""
+    return values_batch(s.m, s.hidden, np.asarray(players, dtype=np.int64), s.t.config.players,
+                        np.asarray(weights, dtype=np.float64), vt)
+
+
+@njit(cache=True)
+def values_batch(m, hidden, players, n, w, vt):
+    out = np.zeros(m.shape[0])
+    for b in range(m.shape[0]):
+        out[b] = seat_value(m[b], hidden[b], players[b], n, w, vt)
+    return out
+
+
+@njit(cache=True)
+def seat_value(g, h, me, n, w, vt):
+    """The value of seat ``me`` in one game (rows ``g``, ``h``): value.position_value."""
+    stopped = g[st.G_KIND] == st.K_STOP
+    zero = True
+    for k in range(7):
+        if w[k] != 0.0:
+            zero = False
+    if zero:
+        return STOPPED if stopped else 0.0
+    own = 0.0
+    best = -np.inf
+    for p in range(n):
+        v = seat_total(g, h, p, w, vt)
+        if p == me:
+            own = v
+        elif v > best:
+            best = v
+    if n > 1:
+        own = own - w[7] * best
+    return STOPPED if stopped else own
+
+
+@njit(cache=True)
+def seat_total(g, h, p, w, vt):
+    """Seat p's weighted components, summed in ``WEIGHTS`` order (value.components)."""
+    C, track_points, key_points, key_colour, monument_points, under = vt[0], vt[1], vt[2], vt[3], vt[4], vt[5]
+    path_base, path_a, path_b, crystal_value = vt[6], vt[7], vt[8], vt[9]
+    card_path, bm_field, bm_track, inside = vt[10], vt[11], vt[12], vt[13]
+    base = st.SEAT0 + p * st.SW
+    nf = C[V_NF]
+    tracks = np.zeros(3, np.int64)
+    tp = np.zeros(3, np.int64)
+    stones = np.zeros(3, np.int64)
+    crystals = 0
+    equivalents = 0
+    for i in range(3):
+        tracks[i] = g[base + st.P_TRK + i]
+        tp[i] = track_points[tracks[i]]
+        stones[i] = g[base + st.P_STONES + i]
+        crystals += g[base + st.P_CR + i]
+        equivalents += g[base + st.P_CR + i] * crystal_value[i]
+    followers = 0
+    for f in range(st.F_MAX):
+        followers += g[base + st.P_FOL + f]
+    equivalents += followers
+    # key cards owned, slots included (RC-E16..E18)
+    n_keys, keys_pts, coloured, grey = 0, 0, 0, 0
+    for k in range(len(key_points)):
+        c = g[base + st.P_AVAIL + k]
+        for j in range(6):
+            if g[base + st.P_SLOT + j] == k:
+                c += 1
+        n_keys += c
+        keys_pts += c * key_points[k]
+        coloured += c * (key_colour[k] >= 1)
+        grey += c * (key_colour[k] == 3)
+    # artifacts (RC-E19..E21)
+    cpts_sum, cpts_max, art_min = 0, 0, 1 << 40
+    for c in range(4):
+        a = g[base + st.P_ARTS + c]
+        cp = under[min(max(a, 0), len(under) - 1)]
+        cpts_sum += cp
+        cpts_max = max(cpts_max, cp)
+        art_min = min(art_min, a)
+    # buildings (game._buildings)
+    sanct = 0
+    board_mon = np.zeros(3, np.int64)
+    tiles = np.zeros(len(monument_points), np.int64)
+    for f in range(nf):
+        bld = g[base + st.P_BLD + f]
+        sanct += bld == C[V_SANCT]
+        if bld == C[V_MON]:
+            k = g[st.F_MONTILE + f] - 1
+            if k >= 0 and k < len(tiles):
+                tiles[k] = 1
+    for i in range(len(bm_field)):
+        board_mon[bm_track[i]] = g[base + st.P_BLD + bm_field[i]] == C[V_MON]
+    tile_pts, monuments, bm_pts = 0, 0, 0
+    for k in range(len(tiles)):
+        tile_pts += tiles[k] * monument_points[k]
+        monuments += tiles[k]
+    for i in range(3):
+        monuments += board_mon[i]
+        bm_pts += board_mon[i] * tp[i]
+    # path cards (RC-E4..E25)
+    lo, mid = min(tp[0], tp[1]), max(tp[0], tp[1])
+    second = mid if tp[2] >= mid else max(lo, tp[2])
+    sevenths = 0
+    for i in range(3):
+        sevenths += tracks[i] >= C[V_SEVENTH]
+    n_stones = stones[0] + stones[1] + stones[2]
+    bvals = np.array([tp[0] + tp[1] + tp[2], n_stones, sanct, keys_pts, cpts_sum, bm_pts + tile_pts], np.int64)
+    avals = np.array([second, n_stones, sanct, coloured, art_min, monuments], np.int64)
+    svals = np.array([sevenths, min(stones[0], min(stones[1], stones[2])), sanct // 2, grey, cpts_max, tile_pts],
+                     np.int64)
+    paths = 0
+    for pos in range(6):
+        card = card_path[g[st.G_PATH + pos]]
+        disc = 0
+        for sector in range(3):
+            disc |= g[base + st.P_PATHS + sector] == pos
+        bonus = svals[card] * path_b[card] if g[st.G_SIDE + pos] == 1 else avals[card] * path_a[card]
+        paths += bvals[card] * path_base[card] + bonus * disc
+    score = g[base + st.P_SCORE] + paths + equivalents // C[V_DIV] + g[base + st.P_PURPLE]
+    pending = 0
+    if p == g[st.G_ACTIVE]:
+        pending = g[st.G_PEND_N] + inside[g[st.G_KIND]]
+    total = 0.0
+    total += w[0] * score
+    total += w[1] * g[base + st.P_PURPLE]
+    total += w[2] * crystals
+    total += w[3] * n_keys
+    total += w[4] * (tracks[0] + tracks[1] + tracks[2])
+    total += w[5] * followers
+    total += w[6] * pending
+    return total
