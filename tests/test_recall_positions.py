@@ -227,5 +227,17 @@ def test_islands_take_forest_workshops_and_followers(tmp_path):
         score_position(write(tmp_path, data, "no_enterin.json"))
     data["players"][1]["tribe"] = "Enterin"
     data["islands"] = ["N2:0"]                                  # a monument field
-    with pytest.raises(InputError, match=r"islands\[0\]: an island lies on a water, grain, forest or mountain"):
+    with pytest.raises(InputError, match=r"islands\[0\]: an island lies on a water \(printed river included"):
         score_position(write(tmp_path, data, "bad_island.json"))
+
+
+def test_an_island_may_lie_on_a_printed_river_field_rc_r216_rc_a65(tmp_path):
+    """RC-A65: printed river water counts as water for every rule, so Enterin's island (RC-R216:
+    a free water field) may cover a river field; it then takes a forest workshop (RC-A50)."""
+    data = copy.deepcopy(BASE)
+    data["players"][1]["tribe"] = "Enterin"
+    data["islands"] = ["river0"]
+    data["players"][1]["buildings"] = [{"kind": "workshop", "at": "river0"}]
+    data["players"][1]["followers"] = {"river0": 3}
+    red = score_position(write(tmp_path, data))[1]
+    assert red["faction"] == "Enterin" and red["score_leftover"] == 1

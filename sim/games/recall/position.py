@@ -197,8 +197,8 @@ def load_position(path) -> Position:
     islands = []
     for j, key in enumerate(rd.array(raw.get("islands", []), "islands")):
         f = _field(rd, key, f"islands[{j}]", board, fl)
-        if content.map.terrains[fl.terrain[f]].name not in ISLAND_ON or f in islands or f in board.river:
-            rd.fail(f"islands[{j}]", f"an island lies on a water, grain, forest or mountain field of a tile, "
+        if content.map.terrains[fl.terrain[f]].name not in ISLAND_ON or f in islands:
+            rd.fail(f"islands[{j}]", f"an island lies on a water (printed river included, RC-A65), grain, forest or mountain field, "
                     f"at most one per field (RC-R216), got {key}")
         islands.append(f)
     if len(islands) > s.islands:
