@@ -861,7 +861,6 @@ def choose(m, legal, keys, counter, T, which, fws, out, F):
     b, A = legal.shape
     S = T[C_S]
     A_CITY, A_TRACK, A_GOODS, A_ALT = 16, 21 + S, 24 + S, 88 + S
-    N = T[C_N]
     oi = TB + T[O_ITEMS]
     prev = -1
     for i in range(b):

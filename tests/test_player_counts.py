@@ -30,7 +30,7 @@ def _toy(tmp_path, config: str, seats: int, extra: str = "") -> Path:
         [config]
         {config}
         target = 25
-        """) + "".join(f'[[seats]]\nstrategy = "random"\nparams = {{}}\n' for _ in range(seats)) + extra)
+        """) + "".join('[[seats]]\nstrategy = "random"\nparams = {}\n' for _ in range(seats)) + extra)
     return path
 
 

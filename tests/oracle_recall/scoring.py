@@ -195,6 +195,3 @@ class Scoring:
         out["start_slot"] = self.start_slot
         return out
 
-    def outcome(self) -> dict:
-        sheet = self.sheet()
-        per_game = ("rounds", "turns", "end_reason", "rc_guard_hits", "start_slot")

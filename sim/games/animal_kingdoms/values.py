@@ -39,8 +39,7 @@ def standing(s) -> np.ndarray:
 
 
 def sure_points(s) -> np.ndarray:
-    t, cfg = s.t, s.t.config
-    B, P = s.batch, t.P
+    cfg = s.t.config
     pts = (s.pf + s.ps + s.pt + s.pr).astype(float) + cfg.start_score
     pts += s.mods * cfg.modifier_endgame_points
     for a in range(3):
