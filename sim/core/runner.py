@@ -41,7 +41,7 @@ from sim.core.rng import StrategyRng
 
 COMPACT_FRACTION = 0.25   # drop finished games from the batch once this share is done
 PIECE = 1024              # games per worker task: the progress bar moves once per piece
-WARM_UP_GAMES = 2         # a batch of one takes other code paths (no play_to_end)
+WARM_UP_GAMES = 2         # per seat arrangement: a batch of one takes other code paths (no play_to_end)
 _WARMED: set = set()      # (game, seat strategies) already warmed up in this process
 
 
@@ -472,12 +472,21 @@ def warm_up(exp: Experiment, make_strategies, variant: str, progress: bool) -> N
               f"({hint}a second or two once cached)...", file=sys.stderr, flush=True)
     started = time.perf_counter()
     content = exp.content(variant)
+    strategies = make_strategies(exp, variant, game, content)
     with _ticking(f"preparing {exp.game}: still compiling", started, progress):
-        play_games(game, exp.variants[variant], content, make_strategies(exp, variant, game, content), exp.seed,
-                   np.arange(WARM_UP_GAMES))
+        play_games(game, exp.variants[variant], content, strategies, exp.seed,
+                   warm_up_games(len(seat_orders(strategies, exp.seating))), seating=exp.seating)
     _WARMED.add(key)
     if progress:
         print(f"preparing {exp.game}: ready in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
+
+
+def warm_up_games(arrangements: int) -> np.ndarray:
+    """Game indices that put ``WARM_UP_GAMES`` games into the first seat arrangement (game i
+    plays arrangement ``i % arrangements``), so the warm-up's batch takes the same compiled path
+    (``play_to_end``) as the workers' batches; with ``np.arange(2)`` and six arrangements each
+    game was a batch of one and the workers compiled the fast path themselves, both at once."""
+    return np.arange(WARM_UP_GAMES, dtype=np.int64) * arrangements
 
 
 @contextlib.contextmanager
