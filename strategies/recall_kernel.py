@@ -6,7 +6,7 @@ makes at each decision the choice the runner's loop would make with the Python s
 * a random seat: the legal action of rank ``floor(u x legal count)`` (``strategies.base.choose_uniform``);
 * a lookahead seat (``strategies.generic.LookaheadStrategy``): the decider's observation
   (``kernel/sample.py``'s ``observe_row``), a state sampled from it with the key
-  ``floor(u x 2**53)`` (``sample_row``, the same function ``GAME.sample_state`` runs), every
+  ``floor(u x 2**53)`` (``deal_row``: ``sample_row``, which ``GAME.sample_state`` runs, in place), every
   legal action tried on a copy (``kernel/flow.py``'s ``apply`` + ``advance``, the engine's own
   step), each result valued for the decider (``kernel/value.py``'s ``seat_value`` with the seat's
   weights), the best kept, ties broken by ``1e-9 x u_a`` as ``strategies.base.argmax_tiebreak``.
@@ -28,7 +28,7 @@ from sim.games.recall.kernel import flow
 from sim.games.recall.kernel.common import C_NP
 from sim.games.recall.kernel.explore import uniform
 from sim.games.recall.kernel.flow import advance, apply
-from sim.games.recall.kernel.sample import observe_row, sample_row
+from sim.games.recall.kernel.sample import deal_row, observe_row
 from sim.games.recall.kernel.value import seat_value
 
 # every engine kernel module: apply/advance compile their callees into this file's code
@@ -58,7 +58,6 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
     B, W = m.shape
     A = legal.shape[1]
     n = C[C_NP]
-    om = np.empty(W, np.int32)
     sg = np.empty(W, np.int32)
     tg = np.empty(W, np.int32)
     sh = np.empty(hidden.shape[1], np.int32)
@@ -83,8 +82,8 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                     a = _uniform_choice(lg, uniform(key, base))
                 else:
                     skey = np.uint64(uniform(key, base) * 9007199254740992.0)
-                    observe_row(g, h, me, n_slots, om, seat_chests, goals, goal_n)
-                    sample_row(om, lg, seat_chests, goals, goal_n, me, skey, sg, sh, slg, stab)
+                    observe_row(g, h, me, n_slots, sg, seat_chests, goals, goal_n)
+                    deal_row(sg, lg, seat_chests, goals, goal_n, me, skey, sh, slg, stab)   # sample_row in place
                     w = weights[slot]
                     best = -np.inf
                     for x in range(A):

@@ -90,8 +90,9 @@ def test_a_game_the_engine_stopped_is_an_error_naming_the_game_and_the_rule():
 def _perturb(s, viewer, seed):
     """A copy of ``s`` with everything ``viewer`` may not know dealt differently: the chest stack
     below the tiles drawn, the green and grey decks below the cards turned, the other seats'
-    goal cards, the bag's future draws, the undealt old-tribe draws, the unrevealed old tribes
-    and item stacks, and the face-down area tiles (swapped between slots)."""
+    goal cards, the bag's future draws and the chest reshuffles (their stream keys), the undealt
+    old-tribe draws, the unrevealed old tribes and item stacks, and the face-down area tiles
+    (swapped between slots)."""
     r = np.random.default_rng(seed)
     o = take(s, np.arange(s.batch))
     ct = s.t.content
@@ -130,6 +131,8 @@ def _perturb(s, viewer, seed):
                 ba, bc = m[col + 7 * a:col + 7 * a + 7].copy(), m[col + 7 * c:col + 7 * c + 7].copy()
                 m[col + 7 * a:col + 7 * a + 7], m[col + 7 * c:col + 7 * c + 7] = bc, ba
     o.bag_key[:] = rng.stream_keys(seed, np.arange(s.batch), "other bag")
+    for col in (st.H_BAGKEY, st.H_CHEST_KEY):              # the kernel's bag and chest stream keys
+        o.hidden[:, col:col + 4] = r.integers(0, 1 << 16, (s.batch, 4))
     return o
 
 

@@ -120,9 +120,15 @@ def _put_key(h, col, key):
 def sample_row(om, legal_in, chests, goals, goal_n, me, key, g, h, legal, tables):
     """A full game row consistent with the observation (``om`` etc. from ``observe_row``), the
     unknown parts dealt by ``key`` (module doc), into ``g``, ``h``, ``legal``; returns the bag key."""
+    g[:] = om
+    return deal_row(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables)
+
+
+@njit(cache=True)
+def deal_row(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables):
+    """``sample_row`` in place: ``g`` holds the observation's row and becomes the sample."""
     sc, chest_total, green_kinds, green_count, grey_kinds, grey_count, start_of_slot, tt = tables
     n, K = sc[S_NP], sc[S_K]
-    g[:] = om
     h[:] = -1
     legal[:] = legal_in
     bag_key = bits(key, R_KEYS)

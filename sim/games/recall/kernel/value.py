@@ -71,6 +71,9 @@ def seat_value(g, h, me, n, w, vt):
             zero = False
     if zero:
         return STOPPED if stopped else 0.0
+    if w[7] == 0.0 or n == 1:                      # no opponents term: own - 0 x best is own, bit for bit
+        own = seat_total(g, h, me, w, vt)
+        return STOPPED if stopped else own
     own = 0.0
     best = -np.inf
     for p in range(n):
