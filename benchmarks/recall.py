@@ -2,8 +2,10 @@
 
 While the engine stops games at rules it does not compile yet (docs/recall_engine.md), a run
 through the runner fails at the first stop, so the engine is timed on the runner's own choice
-loop with stopped games dropped (``tests.recall_games.ended``; random play: ``GAME.play_uniform``,
-the compiled path ``RandomStrategy.play_to_end`` takes). Every row says how many of the games
+loop with stopped games dropped: the compiled whole-game paths the runner takes (random play:
+``GAME.play_uniform``, ``RandomStrategy.play_to_end``; lookahead seats such as rc_greedy:
+``strategies.recall.compiled_play``, ``LookaheadStrategy.play_to_end``), which leave a stopped game
+stopped, else the runner's choice loop (``tests.recall_games.ended``). Every row says how many of the games
 ended: games/s counts every game played (ended or stopped), decisions per game only the ended
 ones. ``--jobs 2`` is two worker processes (joblib, loky) each playing half of the games.
 Once every game ends these are the runner's whole-game rates.
@@ -42,6 +44,14 @@ def _play(exp_path: str, first: int, games: int) -> tuple[int, int, int]:
         s = game.play_uniform(game.init(config, content, ids, exp.seed), keys, len(strategies))
         done = s.m[:, st.G_KIND] == st.K_DONE
         return int(done.sum()), -1, -1
+    from sim.core.runner import strategy_groups
+    from strategies.recall import compiled_play
+    keys = np.stack([rng.stream_keys(exp.seed, ids, "strategy", k) for k in range(len(strategies))])
+    s = game.init(config, content, ids, exp.seed)
+    decisions = compiled_play(game, s, strategy_groups(strategies), keys, len(strategies))
+    if decisions is not None:                        # the compiled path the runner takes (play_to_end)
+        done = s.m[:, st.G_KIND] == st.K_DONE
+        return int(done.sum()), int(decisions[done].sum()), int(decisions.sum())
     counts = []
     done = ended(config, content, strategies, exp.seed, ids, counts)
     return int(done.sum()), int(counts[0][done].sum()), int(counts[0].sum())
@@ -87,6 +97,9 @@ def rows(row, batch: int, oracle_games: int, oracle_rate) -> None:
             per = f", {decisions / done:,.0f} decisions per ended game" if done and decisions >= 0 else ""
             row(f"recall: engine, {label}, 4 players, {games} games, {'1 process' if jobs == 1 else '2 processes'}",
                 f"{rate:,.0f} games/s", f"{done} of {games} games ended{per}")
+    for jobs in (1, 2):
+        row(f"recall: rc_greedy / random games/s, {'1 process' if jobs == 1 else '2 processes'}",
+            f"{rates['rc_greedy', jobs][0] / rates['random', jobs][0]:.3f}", "the same machine load")
     orc, _ = oracle_rate(RANDOM, "tests.oracle_recall", "RcOracle", oracle_games, 1)
     row(f"recall: oracle, random choices, {oracle_games} games", f"{orc:,.1f} games/s", "every game ends")
     rate, done, games = rates["random", 1]

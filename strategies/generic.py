@@ -40,6 +40,11 @@ class LookaheadParams:
     weights: dict = dataclasses.field(default_factory=dict)
 
 
+# game name -> its compiled whole-game play of lookahead (and random) seats, registered by the
+# game's strategy module (strategies/recall.py): ``play(game, state, groups, keys, n_strategies)``
+COMPILED_LOOKAHEAD: dict = {}
+
+
 class LookaheadStrategy(Strategy):
     """Try every legal action on a sampled position and keep the best resulting value.
 
@@ -59,6 +64,12 @@ class LookaheadStrategy(Strategy):
 
     def act(self, obs, legal, rng: StrategyRng):
         return self._choose(obs, legal, rng, [self], np.zeros(legal.shape[0], dtype=np.int64))
+
+    @classmethod
+    def play_to_end(cls, game, state, groups, keys, n_strategies):
+        """The game's compiled play of lookahead seats (``COMPILED_LOOKAHEAD``), if it has one."""
+        play = COMPILED_LOOKAHEAD.get(game.name)
+        return None if play is None else play(game, state, groups, keys, n_strategies)
 
     @classmethod
     def act_group(cls, members, which, obs, legal, rng: StrategyRng):

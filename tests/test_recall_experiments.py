@@ -45,6 +45,20 @@ def test_rows_identical_for_any_jobs_chunk_and_dask(tmp_path):
     assert_score_sheets(one, [c for c in one.columns if c.startswith("score_")])
 
 
+def test_rc_greedy_rows_identical_for_any_jobs_and_chunk_in_compiled_play(tmp_path):
+    """Four rc_greedy seats (the runner's compiled ``play_to_end``, strategies/recall_kernel.py):
+    the same rows in one process as in two with chunks of 2; the games the step-by-step loop
+    ends (``tests.recall_games.ended``) end here too (no stop, no error)."""
+    exp = load_experiment(_write(tmp_path, ['strategy = "rc_greedy"\n'] * 4, 4, 24, seed=3))
+    first, count = ending_range(exp, "base", 16, make_strategies)
+    assert count >= 4
+    count = min(count, 8)
+    one = rows(run_experiment(exp, tmp_path / "one", jobs=1, chunk=count, first_game=first, games=count))
+    two = rows(run_experiment(exp, tmp_path / "two", jobs=2, chunk=2, first_game=first, games=count))
+    assert one.height == 4 * count and one.equals(two)
+    assert_score_sheets(one, [c for c in one.columns if c.startswith("score_")])
+
+
 def test_shipped_recall_experiments_load():
     """experiments/recall_tribes.toml (4 players, the baseline) and recall_solo.toml (keep_two vs
     keep_three, RC-A54)."""

@@ -90,8 +90,9 @@ def test_a_game_the_engine_stopped_is_an_error_naming_the_game_and_the_rule():
 def _perturb(s, viewer, seed):
     """A copy of ``s`` with everything ``viewer`` may not know dealt differently: the chest stack
     below the tiles drawn, the green and grey decks below the cards turned, the other seats'
-    goal cards, the bag's future draws, the undealt old-tribe draws, the unrevealed old tribes
-    and item stacks, and the face-down area tiles (swapped between slots)."""
+    goal cards, the bag's future draws and the chest reshuffles (their stream keys), the undealt
+    old-tribe draws, the unrevealed old tribes and item stacks, and the face-down area tiles
+    (swapped between slots)."""
     r = np.random.default_rng(seed)
     o = take(s, np.arange(s.batch))
     ct = s.t.content
@@ -130,6 +131,8 @@ def _perturb(s, viewer, seed):
                 ba, bc = m[col + 7 * a:col + 7 * a + 7].copy(), m[col + 7 * c:col + 7 * c + 7].copy()
                 m[col + 7 * a:col + 7 * a + 7], m[col + 7 * c:col + 7 * c + 7] = bc, ba
     o.bag_key[:] = rng.stream_keys(seed, np.arange(s.batch), "other bag")
+    for col in (st.H_BAGKEY, st.H_CHEST_KEY):              # the kernel's bag and chest stream keys
+        o.hidden[:, col:col + 4] = r.integers(0, 1 << 16, (s.batch, 4))
     return o
 
 
@@ -269,3 +272,127 @@ def test_lookahead_seats_deciding_together_choose_as_each_alone():
         alone = member.act(observe(take(s, rows_k), dec[rows_k]), s.legal[rows_k], srng.take(rows_k))
         np.testing.assert_array_equal(together[rows_k], alone)
     assert len(set(which.tolist())) == 2
+
+
+# ---- compiled observation, sampling and play (kernel/sample.py, strategies/recall_kernel.py) ---------
+
+def _midgame(players: int, decisions: int, games: int = 20, seed: int = 3):
+    config, content = _setup(players)
+    s = _play(GAME.init(config, content, np.arange(games), seed), registry.make("lookahead", {"weights": ZERO}, GAME, content),
+              decisions)
+    return take(s, np.flatnonzero(_live(s)))
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_compiled_observation_equals_observe_RC_A68(players):
+    """RC-A68: ``observe_row`` (what the compiled lookahead observes) scrubs exactly what
+    ``observe`` scrubs, at the setup, early and later in the game, for every seat's view."""
+    from sim.games.recall.kernel.sample import observe_row
+    checked = 0
+    for decisions in (0, 15, 70):
+        s = _midgame(players, decisions)
+        n_slots = len(s.t.content.map.slots)
+        for p in range(players):
+            obs = observe(s, np.full(s.batch, p))
+            for b in range(s.batch):
+                om = np.empty(st.W, np.int32)
+                chests, goals, goal_n = np.zeros(st.MAXP, np.int64), np.zeros(3, np.int64), np.zeros(st.MAXP, np.int64)
+                observe_row(s.m[b], s.hidden[b], p, n_slots, om, chests, goals, goal_n)
+                np.testing.assert_array_equal(om, obs.m[b])
+                np.testing.assert_array_equal(chests, obs.chests[b])
+                np.testing.assert_array_equal(goals, obs.goals[b])
+                np.testing.assert_array_equal(goal_n, obs.goal_n[b])
+                checked += 1
+    assert checked > 30 * players
+
+
+def test_a_sampled_state_deals_its_own_bag_and_chest_streams_RC_A27_RC_S8():
+    """A sampled state never keeps the real game's ``chests`` (RC-A27: reshuffles) or ``bag`` stream
+    key (RC-S8: future draws), nor one fixed key: each sample key deals other keys, the same key
+    the same state; the kernel's bag key is the state's ``bag_key``. Its green and grey decks below
+    the cards turned hold exactly the cards of each kind the viewer has not seen."""
+    s = _midgame(3, 40)
+    viewer = GAME.decider(s)
+    obs = observe(s, viewer)
+    keys = np.arange(s.batch, dtype=np.uint64) * 7 + 1
+    a, again, other = sample_state(obs, keys), sample_state(obs, keys), sample_state(obs, keys + 1000)
+    cols = slice(st.H_CHEST_KEY, st.H_BAGKEY + 4)
+    for c in (st.H_CHEST_KEY, st.H_BAGKEY):
+        words = a.hidden[:, c:c + 4]
+        assert not (words == s.hidden[:, c:c + 4]).all(axis=1).any(), c
+        assert (words != other.hidden[:, c:c + 4]).any(axis=1).all(), c
+        assert ((words >= 0) & (words < 1 << 16)).all()
+        assert len({tuple(w) for w in words.tolist()}) == s.batch
+    np.testing.assert_array_equal(a.hidden, again.hidden)
+    np.testing.assert_array_equal(a.m, again.m)
+    assert (a.hidden[:, cols] != s.hidden[:, cols]).any()
+    bag = sum(a.hidden[:, st.H_BAGKEY + w].astype(np.uint64) << np.uint64(16 * w) for w in range(4))
+    np.testing.assert_array_equal(bag, a.bag_key)
+    ct = s.t.content
+    for colour, col, top_col, hcol in ((2, st.G_GREEN, st.G_GREEN_TOP, st.H_GREEN), (3, st.G_GREY, st.G_GREY_TOP, st.H_GREY)):
+        for b in range(s.batch):
+            g = s.m[b]
+            deck = a.hidden[b, hcol + g[top_col]:hcol + st.DECK_MAX]
+            for k in ct.key_kinds(colour):
+                seen = sum(int(g[st.seat_col(p, st.P_AVAIL + k)]) + int((g[st.seat_col(p, st.P_SLOT):st.seat_col(p, st.P_SLOT) + 6] == k).sum())
+                           for p in range(3)) + int((g[col:col + 3] == k).sum())
+                assert (deck == k).sum() == max(ct.key_cards[k].count - seen, 0), (colour, b, k)
+
+
+def _loop_to_end(strategies, config, content, seed, ids):
+    """The runner's step-by-step loop (``runner._choose_actions``) to each game's end or engine stop."""
+    from sim.core.runner import _choose_actions, strategy_groups
+    s = GAME.init(config, content, ids, seed)
+    keys = np.stack([rng.stream_keys(seed, ids, "strategy", k) for k in range(len(strategies))])
+    groups = strategy_groups(strategies)
+    decisions = np.zeros(len(ids), dtype=np.int64)
+    while True:
+        live = np.flatnonzero(_live(s))
+        if not len(live):
+            return s, decisions
+        part = take(s, live)
+        actions = _choose_actions(GAME, part, np.ones(len(live), dtype=bool), groups, keys[:, live], decisions[live],
+                                  len(strategies))
+        decisions[live] += 1
+        part = GAME.step(part, actions)
+        for name in ("m", "hidden", "legal"):
+            getattr(s, name)[live] = getattr(part, name)
+
+
+@pytest.mark.parametrize("players, seats, games", [
+    (2, ["rc_greedy", "rc_greedy"], 10),
+    (4, ["rc_greedy"] * 4, 6),
+    (3, ["rc_greedy", "random", "lookahead"], 6),
+    (1, ["rc_greedy"], 6),
+])
+def test_compiled_lookahead_play_chooses_as_the_runner_loop(players, seats, games, monkeypatch):
+    """``play_to_end`` of lookahead seats (strategies/recall_kernel.py) plays the games of the
+    runner's loop decision for decision: the same final (or stopped) state, game by game, with
+    random and generic lookahead seats beside ``rc_greedy``; and the runner takes it: rows of the
+    games that end equal those of the loop (forced by an ``on_step`` hook)."""
+    from sim.core.runner import play_games, strategy_groups
+    from strategies import recall_kernel
+    from strategies.generic import LookaheadStrategy
+    from tests.recall_games import ended
+    config, content = _setup(players)
+    strategies = [registry.make(name, {}, GAME, content) for name in seats]
+    seed, ids = 6, np.arange(40, 40 + games)
+    keys = np.stack([rng.stream_keys(seed, ids, "strategy", k) for k in range(players)])
+    fast = LookaheadStrategy.play_to_end(GAME, GAME.init(config, content, ids, seed), strategy_groups(strategies), keys,
+                                         players)
+    slow, _ = _loop_to_end(strategies, config, content, seed, ids)
+    assert not _live(fast).any()
+    for name in ("m", "hidden", "legal"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=name)
+    done = ids[ended(config, content, strategies, seed, ids)]
+    assert len(done) >= 1
+    calls = []
+    play = recall_kernel.play_batch
+    monkeypatch.setattr(recall_kernel, "play_batch", lambda *a: calls.append(1) or play(*a))
+    one, one_ids = play_games(GAME, config, content, strategies, seed, done, seating="fixed")
+    assert calls, "the compiled path was not taken"
+    two, two_ids = play_games(GAME, config, content, strategies, seed, done, on_step=lambda *_: None, seating="fixed")
+    np.testing.assert_array_equal(one_ids, two_ids)
+    for part in ("per_seat", "per_game"):
+        for key in one[part]:
+            np.testing.assert_array_equal(one[part][key], two[part][key], err_msg=key)

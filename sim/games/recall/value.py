@@ -3,8 +3,9 @@
 The value of a seat is its final score if the game were scored now (``scoring.final_scoring``
 on ``game.end_state``: score track, path cards, leftovers, purple points; goal cards left out,
 they are met or not only at the end) plus weighted resources that become points later:
-crystals, key cards, knowledge steps and followers on the map, and for the active seat the items
-of its turn still to resolve (``pending``: the pending list, plus one while an item is being
+crystals, key cards, knowledge steps and followers on the map, and for the seat whose turn it is
+(the explorer during another player's camp reward, ``pending_owner``) the items of its turn still
+to resolve (``pending``: the pending list, plus one while an item is being
 resolved at a decision of its own, so that ending an effect early is not free); minus
 ``opponents`` x the best other seat's value. A state the engine stopped (``K_STOP``: a rule not compiled yet) is worth
 ``STOPPED``, so that lookahead players keep to the compiled rules while the engine is not
@@ -41,11 +42,19 @@ def components(s) -> dict:
     m = s.m
     inside = np.array([k not in OUTSIDE_ITEMS for k in st.KIND_NAMES] + [False])[m[:, st.G_KIND]]   # -1: over
     left = m[:, st.G_PEND_N] + inside
-    pending = np.where(np.arange(n)[None, :] == m[:, st.G_ACTIVE][:, None], left[:, None], 0)
+    pending = np.where(np.arange(n)[None, :] == pending_owner(m)[:, None], left[:, None], 0)
     return {"final": sheet["score"].astype(float), "purple": e.purple.astype(float),
             "crystals": e.crystals.sum(axis=2).astype(float), "keys": e.keys.sum(axis=2).astype(float),
             "tracks": e.tracks.sum(axis=2).astype(float), "followers": e.followers.astype(float),
             "pending": pending.astype(float)}
+
+
+def pending_owner(m) -> np.ndarray:
+    """int[B]: the seat whose turn's items are pending: the active seat, but the explorer
+    (``G_EXP_ACTIVE - 1``) while another player receives a camp of its exploration (RC-R148,
+    docs/recall_engine.md "Exploring": ``G_ACTIVE`` is that receiver meanwhile)."""
+    exp = m[:, st.G_EXP_ACTIVE].astype(np.int64)
+    return np.where(exp > 0, exp - 1, m[:, st.G_ACTIVE])
 
 
 def _weights(weights) -> dict:

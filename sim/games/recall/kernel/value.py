@@ -71,6 +71,9 @@ def seat_value(g, h, me, n, w, vt):
             zero = False
     if zero:
         return STOPPED if stopped else 0.0
+    if w[7] == 0.0 or n == 1:                      # no opponents term: own - 0 x best is own, bit for bit
+        own = seat_total(g, h, me, w, vt)
+        return STOPPED if stopped else own
     own = 0.0
     best = -np.inf
     for p in range(n):
@@ -167,7 +170,8 @@ def seat_total(g, h, p, w, vt):
         paths += bvals[card] * path_base[card] + bonus * disc
     score = g[base + st.P_SCORE] + paths + equivalents // C[V_DIV] + g[base + st.P_PURPLE]
     pending = 0
-    if p == g[st.G_ACTIVE]:
+    owner = g[st.G_EXP_ACTIVE] - 1 if g[st.G_EXP_ACTIVE] > 0 else g[st.G_ACTIVE]     # value.pending_owner
+    if p == owner:
         pending = g[st.G_PEND_N] + inside[g[st.G_KIND]]
     total = 0.0
     total += w[0] * score
