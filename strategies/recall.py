@@ -32,3 +32,5 @@ class Greedy(LookaheadStrategy):
 
 
 registry.register(Greedy.name, "strategies.recall:Greedy")
+
+from strategies import recall_plans  # noqa: E402,F401  (registers the plans: rc_knowledge, rc_artifacts, rc_builder, rc_keys)
