@@ -1,6 +1,6 @@
 """Recall plans round-robin: win shares with intervals and ability activations per tribe and item.
 
-``python -m analyses.recall_plans experiments/recall_plans.toml [--games N] [--chunk C] [--jobs J]`` plays
+``python -m analyses.recall_plans experiments/recall_plans.toml [--games N] [--chunk C] [--jobs J] [--partial FILE]`` plays
 the experiment's ``[[entrants]]`` at every table of ``players`` of them (each table leaves the
 others out; game i plays table ``i % tables``), exactly as the runner chooses (its strategy
 groups, streams and decision counters), and prints markdown tables:
@@ -114,7 +114,7 @@ def _rows(s, names, used, offered, tally) -> list[dict]:
     return rows
 
 
-def run(path: str, games: int | None = None, chunk: int = 256, jobs: int = 1):
+def run(path: str, games: int | None = None, chunk: int = 256, jobs: int = 1, partial: str | None = None):
     """(entrant names, rows, tally, content) of the round-robin; ``jobs`` processes play the
     chunks (the same games and choices for any ``jobs``: every draw is keyed by game)."""
     exp = load_experiment(path)
@@ -123,20 +123,30 @@ def run(path: str, games: int | None = None, chunk: int = 256, jobs: int = 1):
         raise SystemExit(f"{path}: expected [[entrants]] (the plans of the round-robin)")
     tables = tables_of(names, exp.variants["base"].players)
     games = games or exp.games
-    tasks = [(path, table, ids[start:start + chunk]) for k, table in enumerate(tables)
-             for ids in [np.arange(k, games, len(tables))] for start in range(0, len(ids), chunk)]
+    per_table = [np.arange(k, games, len(tables)) for k in range(len(tables))]
+    tasks = [(path, table, ids[start:start + chunk]) for start in range(0, max(map(len, per_table)), chunk)
+             for table, ids in zip(tables, per_table) if len(ids[start:start + chunk])]    # tables interleaved
+    content = exp.content("base")
+    rows, tally = [], _tally()
+
+    def add(part):
+        nonlocal rows
+        rows += part[0]
+        for k, v in part[1].items():
+            tally[k] += v
+        if partial:                                  # what is done so far (a long run can be read as it goes)
+            with open(partial, "w") as f:
+                f.write(report(names, rows, tally, content) + "\n")
+
     if jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
         with ProcessPoolExecutor(jobs) as pool:
-            parts = list(pool.map(_task, tasks))
+            for part in pool.map(_task, tasks):
+                add(part)
     else:
-        parts = [_task(x) for x in tasks]
-    rows, tally = [], _tally()
-    for part_rows, part in parts:
-        rows += part_rows
-        for k, v in part.items():
-            tally[k] += v
-    return names, rows, tally, load_experiment(path).content("base")
+        for x in tasks:
+            add(_task(x))
+    return names, rows, tally, content
 
 
 def _tally() -> dict:
@@ -184,8 +194,9 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--chunk", type=int, default=256)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--partial", default=None, help="file rewritten with the report of the chunks done so far")
     args = ap.parse_args(argv)
-    names, rows, tally, content = run(args.experiment, args.games, args.chunk, args.jobs)
+    names, rows, tally, content = run(args.experiment, args.games, args.chunk, args.jobs, args.partial)
     print(report(names, rows, tally, content))
 
 

@@ -65,7 +65,7 @@ class PlanParams(LookaheadParams):
     paths: dict = _table({})                 # path decision: path card id -> bonus for its disc
     goals: dict = _table({})                 # goal decision: goal kind -> chance added to the progress
     ability: float = 1.0                     # bonus per ability activation whose trial does not stop
-    horizon: int = 6                         # greedy steps after a main choice / an activation (0 = one step)
+    horizon: int = 6                         # greedy steps after a main / dev / units choice or an activation (0 = one step)
 
     def validate(self):
         if self.horizon < 0:
@@ -308,21 +308,29 @@ class KeysParams(PlanParams):
 
 
 class Knowledge(_Plan):
+    """Knowledge tracks and excavation: steps, stones to the skill field, bonus tokens, old tribes."""
+
     name = "rc_knowledge"
     Params = KnowledgeParams
 
 
 class Artifacts(_Plan):
+    """Artifacts and ambition: movement over land and water to the artifacts, full colour rows."""
+
     name = "rc_artifacts"
     Params = ArtifactParams
 
 
 class Builder(_Plan):
+    """Sanctuaries and monuments: development actions and the camps next to the buildings."""
+
     name = "rc_builder"
     Params = BuilderParams
 
 
 class Keys(_Plan):
+    """Key cards and efficiency: more and better cards, their effects repeated, crystals to pay."""
+
     name = "rc_keys"
     Params = KeysParams
 
