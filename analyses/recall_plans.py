@@ -6,8 +6,8 @@ others out; game i plays table ``i % tables``), exactly as the runner chooses (i
 groups, streams and decision counters), and prints markdown tables:
 
 * win share and mean score per plan, 95% Wilson intervals, over the games that end, and the
-  means of what the plans aim at (sanctuaries built, camps received, artifacts, key cards,
-  knowledge steps);
+  means of what the plans aim at (the kept goal card met, sanctuaries built, camps received,
+  artifacts, key cards, knowledge steps);
 * activations per ability (tribes, then items; Multitool's parts separately) and plan: seat-games
   holding it at the end, seat-games with at least one activation, activations, and the
   decisions at which it was legal (an ability never offered cannot be used).
@@ -39,7 +39,13 @@ from strategies import registry
 from analyses.intervals import wilson
 
 
-AIMS = ("sanctuaries", "camps", "artifacts", "keys", "tracks")     # mean per seat at the end (the plans' aims)
+AIMS = ("goal_met", "sanctuaries", "camps", "artifacts", "keys", "tracks")     # mean per seat at the end (the plans' aims)
+
+
+def _labels(entrants) -> list[str]:
+    """Each entrant's name in the tables: its strategy, numbered when a strategy comes more than once."""
+    names = [e.strategy for e in entrants]
+    return [f"{n}#{i}" if names.count(n) > 1 else n for i, n in enumerate(names)]
 
 
 def tables_of(entrants: list, players: int) -> list[tuple]:
@@ -98,6 +104,7 @@ def _rows(s, names, used, offered, tally) -> list[dict]:
             slot = int(slots[b, j])
             plan = names[slot]
             rows.append({"plan": plan, "score": float(o["score"][b, j]), "win": float(o["win_share"][b, j]),
+                         "goal_met": float(o["rc_goal_met"][b, j]),
                          "sanctuaries": bin(int(s.m[b, st.seat_col(j, st.P_SANCT)])).count("1"),
                          "camps": bin(int(s.m[b, st.seat_col(j, st.P_CAMPS)])).count("1"),
                          "artifacts": int(s.seat(st.P_ARTS, 4)[b, j].sum()),
@@ -118,7 +125,7 @@ def run(path: str, games: int | None = None, chunk: int = 256, jobs: int = 1, pa
     """(entrant names, rows, tally, content) of the round-robin; ``jobs`` processes play the
     chunks (the same games and choices for any ``jobs``: every draw is keyed by game)."""
     exp = load_experiment(path)
-    names = [e.strategy for e in exp.entrants]
+    names = _labels(exp.entrants)
     if not names:
         raise SystemExit(f"{path}: expected [[entrants]] (the plans of the round-robin)")
     tables = tables_of(names, exp.variants["base"].players)
@@ -160,7 +167,7 @@ def _task(task):
     content = exp.content("base")
     entrants = [registry.make(e.strategy, e.params, GAME, content, str(exp.path), f"entrants[{i}]")
                 for i, e in enumerate(exp.entrants)]
-    names = [e.strategy for e in exp.entrants]
+    names = _labels(exp.entrants)
     tally = _tally()
     rows = play_table(config, content, [entrants[i] for i in table], [names[i] for i in table], exp.seed, ids, tally)
     return rows, tally

@@ -65,6 +65,7 @@ class PlanParams(LookaheadParams):
     paths: dict = _table({})                 # path decision: path card id -> bonus for its disc
     goals: dict = _table({})                 # goal decision: goal kind -> chance added to the progress
     ability: float = 1.0                     # bonus per ability activation whose trial does not stop
+    goal: float = 0.0                        # x goal points x progress (count / n) of the best held goal card
     horizon: int = 6                         # greedy steps after a main / dev / units choice or an activation (0 = one step)
 
     def validate(self):
@@ -148,12 +149,42 @@ class _Plan(LookaheadStrategy):
         """Each trial's value; the ``cont`` rows after the greedy continuation (rule 5)."""
         w = self.params.weights
         value = self.game.position_value(trial, players, w)
-        go = np.flatnonzero(cont & (value > STOPPED))
-        if self.params.horizon and len(go):
-            for start in range(0, len(go), _CHUNK):
-                part = go[start:start + _CHUNK]
-                value[part] = self._continued(take(trial, part), players[part], u0[part])
+        go = np.flatnonzero(cont & (value > STOPPED)) if self.params.horizon else np.zeros(0, dtype=np.int64)
+        if self.params.goal:                         # the continued rows get it at their end (_continued)
+            value += np.where((value > STOPPED) & ~np.isin(np.arange(len(value)), go),
+                              self.params.goal * self._goal_progress(trial, players), 0.0)
+        for start in range(0, len(go), _CHUNK):
+            part = go[start:start + _CHUNK]
+            value[part] = self._continued(take(trial, part), players[part], u0[part])
         return value
+
+    def _goal_progress(self, s, players):
+        """Goal points x the progress (count / n, at most 1) of the best goal card seat ``players[r]``
+        holds, by cheap counts of the state rows (camps: the camp rewards received; the scoring
+        counts the camps next to own buildings, nearly the same). The player's own cards: in a
+        sampled state they are the real ones, known to the viewer."""
+        from sim.games.recall.scoring import scoring_tables
+        sc = scoring_tables(s.t.content)
+        m, p = s.m, players
+        r = np.arange(len(p))
+        arts = _seat(m, p, st.P_ARTS, 4)
+        stones = _seat(m, p, st.P_STONES, 3)
+        slots = len(s.t.content.map.slots)
+        bld = _seat(m, p, st.P_BLD, 7 * slots)
+        bits = lambda col: np.array([bin(int(x)).count("1") for x in _seat(m, p, col, 1)[:, 0]])  # noqa: E731
+        keys = _seat(m, p, st.P_AVAIL, st.K_MAX).sum(axis=1) + (_seat(m, p, st.P_SLOT, 6) >= 0).sum(axis=1)
+        count = {"artifacts_one_colour": arts.max(axis=1), "artifact_colours": (arts > 0).sum(axis=1),
+                 "stone_colours": (stones > 0).sum(axis=1),
+                 "stones": stones.sum(axis=1) if s.t.config.goal_stones == "total" else stones.max(axis=1),
+                 "upgrade_tiles": (_seat(m, p, st.P_UPG, 6) >= 0).sum(axis=1), "sanctuaries": bits(st.P_SANCT),
+                 "monuments": _seat(m, p, st.P_MON, 1)[:, 0], "key_cards": keys,
+                 "old_tribes": _seat(m, p, st.P_UNLOCK, 3).sum(axis=1), "camps": bits(st.P_CAMPS),
+                 "area_tiles": (bld.reshape(len(p), slots, 7) > 0).any(axis=2).sum(axis=1)}
+        table = np.stack([count[k] for k in GOAL_KINDS], axis=1)[:, sc.goal_kind]          # [r, G]
+        progress = np.minimum(table / sc.goal_n, 1.0)
+        held = s.hidden[r[:, None], st.H_GOALS + 3 * p[:, None] + np.arange(3)[None, :]]   # [r, 3]
+        got = np.where(held >= 0, progress[r[:, None], np.maximum(held, 0)], 0.0).max(axis=1)
+        return sc.goal_points * got
 
     def _continued(self, s, players, u0):
         """The value after up to ``horizon`` greedy steps of ``players`` on states ``s``."""
@@ -176,7 +207,10 @@ class _Plan(LookaheadStrategy):
             pos[rows, acts] = np.arange(len(rows))
             chosen = take(tried, pos[np.arange(len(idx)), np.argmax(table, axis=1)])
             s = _put(s, idx, chosen)
-        return self.game.position_value(s, players, w)
+        value = self.game.position_value(s, players, w)
+        if self.params.goal:                         # valued at the end of the continuation, like the rest
+            value += np.where(value > STOPPED, self.params.goal * self._goal_progress(s, players), 0.0)
+        return value
 
     # ---- the plan's rules per decision kind ------------------------------------------------------------
 
