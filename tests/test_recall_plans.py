@@ -26,7 +26,7 @@ from strategies import registry
 
 PLANS = ("rc_knowledge", "rc_artifacts", "rc_builder", "rc_keys")
 ZERO = {"final": 0.0, "crystals": 0.0, "keys": 0.0, "tracks": 0.0, "followers": 0.0, "pending": 0.0}
-GAMES = {1: 16, 2: 24, 3: 18, 4: 16}          # per plan and player count: a few hundred games in all
+GAMES = {1: 40, 2: 24, 3: 18, 4: 16}          # per plan and player count: a few hundred games in all
 
 
 def _setup(players: int):
