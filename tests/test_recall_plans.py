@@ -193,3 +193,22 @@ def test_unknown_table_keys_are_refused_naming_the_key():
         registry.make("rc_builder", {"tribes": {"Dorien": 1.0}}, GAME, content)
     with pytest.raises(InputError, match=r"params\.goals: unknown \['stone'\]"):
         registry.make("rc_keys", {"goals": {"stone": 0.5}}, GAME, content)
+
+
+def test_goal_progress_counts_the_best_held_card_RC_E29_RC_E30():
+    """Param ``goal``'s term: goal points (15, RC-E29) x count / n of the best card held, at most 1.
+    Seat 0 holds GC2 (3 artifacts of one colour, RC-E30) and GC9 (3 monuments): with 2 white
+    artifacts and no monument that is 15 x 2/3 = 10; with 5 white artifacts 15 (capped); holding
+    GC9 alone, 0."""
+    config, content = _setup(2)
+    s = GAME.init(config, content, np.arange(1), 5)
+    goal = {g.id: i for i, g in enumerate(content.goal_cards)}
+    plan = registry.make("rc_artifacts", {"goal": 1.0}, GAME, content)
+    c = st.seat_col(0, st.P_ARTS)
+    s.m[0, st.seat_col(0, st.P_MON)] = 0
+    for arts, held, want in (([2, 0, 0, 0], ["GC2", "GC9"], 10.0), ([5, 0, 0, 0], ["GC9", "GC2"], 15.0),
+                             ([5, 0, 0, 0], ["GC9"], 0.0)):
+        s.m[0, c:c + 4] = arts
+        ids = [goal[g] for g in held] + [-1] * (3 - len(held))
+        s.hidden[0, st.H_GOALS:st.H_GOALS + 3] = ids
+        np.testing.assert_allclose(plan._goal_progress(s, np.array([0])), [want])
