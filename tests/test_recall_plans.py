@@ -212,3 +212,16 @@ def test_goal_progress_counts_the_best_held_card_RC_E29_RC_E30():
         ids = [goal[g] for g in held] + [-1] * (3 - len(held))
         s.hidden[0, st.H_GOALS:st.H_GOALS + 3] = ids
         np.testing.assert_allclose(plan._goal_progress(s, np.array([0])), [want])
+
+
+def test_the_round_robin_experiment_loads_with_the_four_plans_and_the_baseline():
+    """experiments/recall_plans.toml: 4 players, the four plans in [[seats]], the plans and
+    rc_greedy as [[entrants]] (5 tables of 4), a small default game count."""
+    from analyses.recall_plans import tables_of
+    from sim.core.experiment import load_experiment
+    from tests.scaffold import ROOT
+
+    exp = load_experiment(ROOT / "experiments/recall_plans.toml")
+    assert exp.variants["base"].players == 4 and [s.strategy for s in exp.seats] == list(PLANS)
+    assert [e.strategy for e in exp.entrants] == list(PLANS) + ["rc_greedy"]
+    assert len(tables_of(exp.entrants, 4)) == 5 and exp.games <= 100
