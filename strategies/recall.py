@@ -82,3 +82,5 @@ def compiled_play(game, state, groups, keys, n_strategies):
 
 
 generic.COMPILED_LOOKAHEAD["recall"] = play_to_end
+
+from strategies import recall_plans  # noqa: E402,F401  (registers the plans: rc_knowledge, rc_artifacts, rc_builder, rc_keys)

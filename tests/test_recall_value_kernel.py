@@ -53,7 +53,7 @@ def test_compiled_position_value_equals_value_py_RC_E3_E28_E43(players):
             seat = np.full(s.batch, p)
             for w in WEIGHT_SETS:
                 want = value.position_value(s, seat, w)
-                got = kvalue.position_value(s, seat, np.array([w[k] for k in kvalue.WEIGHTS]), vt)
+                got = kvalue.position_value(s, seat, np.array([{**value.DEFAULTS, **w}[k] for k in kvalue.WEIGHTS]), vt)
                 np.testing.assert_array_equal(got, want)
             checked += s.batch
     assert checked > 400                                       # (state, seat) pairs, each with every weight set

@@ -127,6 +127,12 @@ def path_points(t: ScoringTables, e: EndState) -> tuple[np.ndarray, np.ndarray]:
 
 def goal_met(t: ScoringTables, e: EndState, goal_stones: str = "total") -> np.ndarray:
     """bool[B, P, G]: whether each player meets each goal card's condition (RC-E30..E42, RC-A58)."""
+    return goal_counts(t, e, goal_stones) >= t.goal_n
+
+
+def goal_counts(t: ScoringTables, e: EndState, goal_stones: str = "total") -> np.ndarray:
+    """int[B, P, G]: what each goal card counts for each player (met when >= the card's n;
+    the plans of strategies/recall_plans.py read the progress from it)."""
     k = GOAL_KINDS.index
     stones = e.stones.sum(axis=2) if goal_stones == "total" else e.stones.max(axis=2)
     monuments = e.board_monuments.sum(axis=2) + e.monument_tiles.sum(axis=2)
@@ -142,7 +148,7 @@ def goal_met(t: ScoringTables, e: EndState, goal_stones: str = "total") -> np.nd
              k("camps"): e.camps,
              k("area_tiles"): e.area_tiles}
     table = np.stack([value[i] for i in range(len(GOAL_KINDS))], axis=2)   # [B, P, kinds]
-    return table[:, :, t.goal_kind] >= t.goal_n
+    return table[:, :, t.goal_kind]
 
 
 def final_scoring(t: ScoringTables, e: EndState, goal_stones: str = "total", solo_met=None) -> dict:

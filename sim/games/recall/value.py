@@ -3,9 +3,11 @@
 The value of a seat is its final score if the game were scored now (``scoring.final_scoring``
 on ``game.end_state``: score track, path cards, leftovers, purple points; goal cards left out,
 they are met or not only at the end) plus weighted resources that become points later:
-crystals, key cards, knowledge steps and followers on the map, and for the seat whose turn it is
-(the explorer during another player's camp reward, ``pending_owner``) the items of its turn still
-to resolve (``pending``: the pending list, plus one while an item is being
+crystals, key cards, knowledge steps and followers on the map (and, for the plans of
+strategies/recall_plans.py, weights 0 by default: white/grey/black stones owned, artifacts and
+buildings), and for the seat whose turn it is (the explorer during another player's camp reward,
+``pending_owner``) the items of its turn still to resolve (``pending``: the pending list, plus one
+while an item is being
 resolved at a decision of its own, so that ending an effect early is not free); minus
 ``opponents`` x the best other seat's value. A state the engine stopped (``K_STOP``: a rule not compiled yet) is worth
 ``STOPPED``, so that lookahead players keep to the compiled rules while the engine is not
@@ -21,7 +23,7 @@ from sim.games.recall.scoring import final_scoring, scoring_tables
 from sim.core.memo import per_object
 
 DEFAULTS = {"final": 1.0, "purple": 0.0, "crystals": 0.3, "keys": 0.5, "tracks": 0.5, "followers": 0.3,
-            "pending": 0.5, "opponents": 0.0}
+            "pending": 0.5, "opponents": 0.0, "stones": 0.0, "artifacts": 0.0, "buildings": 0.0}
 STOPPED = -1e9
 # decisions that are not part of resolving an item (every other kind is: place, buy, move_to, ...)
 OUTSIDE_ITEMS = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end", "path",
@@ -46,7 +48,9 @@ def components(s) -> dict:
     return {"final": sheet["score"].astype(float), "purple": e.purple.astype(float),
             "crystals": e.crystals.sum(axis=2).astype(float), "keys": e.keys.sum(axis=2).astype(float),
             "tracks": e.tracks.sum(axis=2).astype(float), "followers": e.followers.astype(float),
-            "pending": pending.astype(float)}
+            "pending": pending.astype(float), "stones": e.stones.sum(axis=2).astype(float),
+            "artifacts": e.artifacts.sum(axis=2).astype(float),
+            "buildings": (s.seat(st.P_BLD, len(t.field_names))[:, :n] > 0).sum(axis=2).astype(float)}
 
 
 def pending_owner(m) -> np.ndarray:

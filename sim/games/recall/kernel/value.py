@@ -4,7 +4,7 @@ The same definition as sim/games/recall/value.py (the final score if scored now 
 scoring.py on game.end_state, goal cards left out as there, plus weighted resources, minus ``opponents`` x the best other
 seat), on the state rows directly, so that a compiled lookahead can value its trial steps
 without leaving numba. The numbers come as arrays (``value_tables``), never compiled in.
-Weights ``w`` float64[8] in the order of ``WEIGHTS``; every component is summed in that order,
+Weights ``w`` float64[11] in the order of ``WEIGHTS``; every component is summed in that order,
 so the result equals value.py's to the last bit.
 """
 from __future__ import annotations
@@ -18,7 +18,8 @@ from sim.games.recall.content_types import BUILDINGS
 
 kernel_cache.watch(__file__, st)
 
-WEIGHTS = ("final", "purple", "crystals", "keys", "tracks", "followers", "pending", "opponents")
+WEIGHTS = ("final", "purple", "crystals", "keys", "tracks", "followers", "pending", "opponents", "stones",
+           "artifacts", "buildings")
 STOPPED = -1e9
 OUTSIDE_ITEMS = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end", "path",
                  "goal", "stopped")
@@ -48,7 +49,7 @@ def value_tables(t) -> tuple:
 
 
 def position_value(s, players, weights: np.ndarray, vt) -> np.ndarray:
-    """float[B]: value.position_value of seat ``players[b]`` (weights float64[8] in ``WEIGHTS`` order)."""
+    """float[B]: value.position_value of seat ``players[b]`` (weights float64[11] in ``WEIGHTS`` order)."""
     return values_batch(s.m, s.hidden, np.asarray(players, dtype=np.int64), s.t.config.players,
                         np.asarray(weights, dtype=np.float64), vt)
 
@@ -66,8 +67,8 @@ def seat_value(g, h, me, n, w, vt):
     """The value of seat ``me`` in one game (rows ``g``, ``h``): value.position_value."""
     stopped = g[st.G_KIND] == st.K_STOP
     zero = True
-    for k in range(7):
-        if w[k] != 0.0:
+    for k in range(len(w)):
+        if k != 7 and w[k] != 0.0:
             zero = False
     if zero:
         return STOPPED if stopped else 0.0
@@ -122,20 +123,23 @@ def seat_total(g, h, p, w, vt):
         coloured += c * (key_colour[k] >= 1)
         grey += c * (key_colour[k] == 3)
     # artifacts (RC-E19..E21)
-    cpts_sum, cpts_max, art_min = 0, 0, 1 << 40
+    cpts_sum, cpts_max, art_min, art_total = 0, 0, 1 << 40, 0
     for c in range(4):
         a = g[base + st.P_ARTS + c]
+        art_total += a
         cp = under[min(max(a, 0), len(under) - 1)]
         cpts_sum += cp
         cpts_max = max(cpts_max, cp)
         art_min = min(art_min, a)
     # buildings (game._buildings)
     sanct = 0
+    buildings = 0
     board_mon = np.zeros(3, np.int64)
     tiles = np.zeros(len(monument_points), np.int64)
     for f in range(nf):
         bld = g[base + st.P_BLD + f]
         sanct += bld == C[V_SANCT]
+        buildings += bld > 0
         if bld == C[V_MON]:
             k = g[st.F_MONTILE + f] - 1
             if k >= 0 and k < len(tiles):
@@ -181,4 +185,7 @@ def seat_total(g, h, p, w, vt):
     total += w[4] * (tracks[0] + tracks[1] + tracks[2])
     total += w[5] * followers
     total += w[6] * pending
+    total += w[8] * n_stones
+    total += w[9] * art_total
+    total += w[10] * buildings
     return total

@@ -1,0 +1,227 @@
+"""The Recall plans of strategies/recall_plans.py: each beats uniform play at every player count,
+and hand-made positions check the draft (RC-S33), path (RC-R184) and goal (RC-R189, RC-E29)
+rules of the plans, whose right answers are worked out in each test.
+
+"Random" is uniform play over the compiled rules (the zero-weight lookahead of
+tests/test_recall_play.py: uniform among the actions that do not reach a rule not compiled yet).
+Games the engine still stops are dropped (analyses/recall_plans.py, as tests/recall_games.py).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from analyses.recall_plans import play_table
+from sim.core import config as cfgmod
+from sim.core import rng
+from sim.core.errors import InputError
+from sim.core.game import take
+from sim.core.rng import StrategyRng
+from sim.games.recall import state as st
+from sim.games.recall.game import GAME
+from strategies import registry
+
+PLANS = ("rc_knowledge", "rc_artifacts", "rc_builder", "rc_keys")
+ZERO = {"final": 0.0, "crystals": 0.0, "keys": 0.0, "tracks": 0.0, "followers": 0.0, "pending": 0.0}
+GAMES = {1: 40, 2: 24, 3: 18, 4: 16}          # per plan and player count: a few hundred games in all
+
+
+def _setup(players: int):
+    config = cfgmod.build(GAME.Config, {"players": players}, "test", "")
+    return config, GAME.load_content(config)
+
+
+def _tally():
+    return {"stopped": 0, "games": 0, "held": Counter(), "users": Counter(), "uses": Counter(), "offered": Counter()}
+
+
+@pytest.mark.parametrize("plan", PLANS)
+def test_each_plan_beats_uniform_play_at_every_player_count(plan):
+    """With 2-4 players the plan (one seat; the start player is drawn per game, RC-S28) wins more
+    than its fair share 1/n by a one-sided binomial test (ties as fractions, RC-E45..E49; the null is
+    the mean fair share, conservative for a mix of counts), p < 0.01
+    over the player counts' games taken together, and at each count its win share is above 1/n;
+    solo (RC-V13) on the same seeds it scores more than uniform play (one-sided Mann-Whitney test,
+    p < 0.01) and meets its goals at least as often."""
+    wins, fair, games = 0.0, 0.0, 0
+    for players in (2, 3, 4):
+        config, content = _setup(players)
+        seats = [registry.make(plan, {}, GAME, content)] + [
+            registry.make("lookahead", {"weights": ZERO}, GAME, content) for _ in range(players - 1)]
+        names = [plan] + ["uniform"] * (players - 1)
+        rows = play_table(config, content, seats, names, 31 + players, np.arange(GAMES[players]), _tally())
+        mine = [r["win"] for r in rows if r["plan"] == plan]
+        assert len(mine) >= GAMES[players] * 3 // 4, (players, len(mine))
+        assert np.mean(mine) > 1 / players, (players, np.mean(mine))
+        wins, fair, games = wins + sum(mine), fair + len(mine) / players, games + len(mine)
+        print(f"{plan} {players} players: win share {np.mean(mine):.3f} over {len(mine)} games (fair {1 / players:.3f})")
+    p = stats.binomtest(int(round(wins)), games, fair / games, alternative="greater").pvalue
+    print(f"{plan} 2-4 players: {wins:.1f} wins in {games} games, fair {fair:.1f}, p = {p:.1e}")
+    assert p < 0.01, (wins, games, fair, p)
+
+    config, content = _setup(1)
+    ids = np.arange(GAMES[1])
+    by = {}
+    for name, seat in ((plan, registry.make(plan, {}, GAME, content)),
+                       ("uniform", registry.make("lookahead", {"weights": ZERO}, GAME, content))):
+        tally = _tally()
+        rows = play_table(config, content, [seat], [name], 41, ids, tally)
+        by[name] = rows
+    both = min(len(by[plan]), len(by["uniform"]))
+    assert both >= GAMES[1] * 3 // 4
+    plan_scores = np.array([r["score"] for r in by[plan]])
+    uniform_scores = np.array([r["score"] for r in by["uniform"]])
+    p = stats.mannwhitneyu(plan_scores, uniform_scores, alternative="greater").pvalue
+    print(f"{plan} solo: mean score {plan_scores.mean():.1f} vs {uniform_scores.mean():.1f} (p = {p:.1e}), goals met "
+          f"{np.mean([r['win'] for r in by[plan]]):.2f} vs {np.mean([r['win'] for r in by['uniform']]):.2f}")
+    assert p < 0.01 and plan_scores.mean() > uniform_scores.mean(), (plan_scores.mean(), uniform_scores.mean(), p)
+    assert np.mean([r["win"] for r in by[plan]]) >= np.mean([r["win"] for r in by["uniform"]])
+
+
+# ---- hand-made decisions -------------------------------------------------------------------------------
+
+def _decide(strategy, s, seed: int = 3):
+    obs = GAME.observe(s, GAME.decider(s))
+    srng = StrategyRng(rng.stream_keys(seed, s.gid, "strategy"), np.zeros(s.batch, dtype=np.int64))
+    return strategy.act(obs, s.legal, srng)
+
+
+def _opt(s, i: int) -> int:
+    return s.t.action_names.index(f"opt:{i}")
+
+
+def test_draft_takes_the_pair_the_plan_values_most_RC_S33():
+    """The first draft decision (seat n-1 picks first, RC-S33) with a hand-set display: pairs
+    (Dorian, Pouch), (Ion, Map), (Zendeling, Horn), (Hayla, Boots), (J'He, Keyring). rc_builder's
+    table: Zendeling 3 + Horn 2 = 5 is its best (Dorian -3, the others 0 or less): pair 2.
+    rc_keys: J'He 3 + Keyring 3 = 6 (Ion 2.5 + Map 1 = 3.5 next): pair 4. rc_artifacts: Hayla 3 +
+    Boots 2.5 = 5.5: pair 3. The lookahead sees no difference between the pairs (nothing is
+    scored by a tribe yet), so the tables decide."""
+    config, content = _setup(4)
+    s = GAME.init(config, content, np.arange(3), 5)
+    assert (s.m[:, st.G_KIND] == st.K_DRAFT).all()
+    tribe = {t.id: i for i, t in enumerate(content.tribes)}
+    item = {x.id: i for i, x in enumerate(content.items)}
+    s.m[:, st.G_TRIBE_DISP:st.G_TRIBE_DISP + 5] = [tribe[x] for x in ("Dorian", "Ion", "Zendeling", "Hayla", "J'He")]
+    s.m[:, st.G_ITEM_DISP:st.G_ITEM_DISP + 5] = [item[x] for x in ("Pouch", "Map", "Horn", "Boots", "Keyring")]
+    for plan, pair in (("rc_builder", 2), ("rc_keys", 4), ("rc_artifacts", 3)):
+        got = _decide(registry.make(plan, {}, GAME, content), s)
+        assert (got == _opt(s, pair)).all(), (plan, got)
+    # the table is the experiment file's to set: Dorian worth most makes rc_keys take pair 0
+    got = _decide(registry.make("rc_keys", {"tribes": {"Dorian": 20.0}}, GAME, content), s)
+    assert (got == _opt(s, 0)).all()
+
+
+def _play_until(players: int, kind: int, seed: int, games: int = 6):
+    """States of games played by uniform play (over the compiled rules) until their first ``kind`` decision."""
+    config, content = _setup(players)
+    uniform = registry.make("lookahead", {"weights": ZERO}, GAME, content)
+    s = GAME.init(config, content, np.arange(games), seed)
+    out = []
+    for d in range(3000):
+        k = s.m[:, st.G_KIND]
+        hit = np.flatnonzero(k == kind)
+        if len(hit):
+            out.append(take(s, hit))
+        keep = np.flatnonzero((k != kind) & (k != st.K_DONE) & (k != st.K_STOP))
+        if not len(keep):
+            break
+        s = take(s, keep)
+        srng = StrategyRng(rng.stream_keys(seed, s.gid, "strategy"), np.full(s.batch, d))
+        s = GAME.step(s, uniform.act(GAME.observe(s, GAME.decider(s)), s.legal, srng))
+    assert out, f"no {kind} decision reached"
+    first = out[0]
+    return first, content
+
+
+def test_path_choice_takes_the_card_of_the_plan_RC_R184():
+    """The first path space (RC-R184: sector 1 offers path positions 0 and 1). The decider's
+    tracks and artifacts set to 0, so neither card scores anything now (knowledge counts track
+    points, ambition artifacts), the same dark token beside both positions (its reward comes
+    with either); positions 0, 1 hold the Path of
+    Ambition (PM) and the Path of Knowledge (PK). rc_knowledge (PK +3) takes opt:1, rc_artifacts
+    (PM +4) opt:0; with the cards swapped each takes the other option."""
+    s, content = _play_until(2, st.K_PATH, 9)
+    card = {c.id: i for i, c in enumerate(content.path_cards)}
+    me = GAME.decider(s)
+    for b in range(s.batch):
+        for col, n in ((st.P_TRK, 3), (st.P_ARTS, 4)):
+            c = st.seat_col(int(me[b]), col)
+            s.m[b, c:c + n] = 0
+        assert (s.m[b, st.seat_col(int(me[b]), st.P_PATHS):st.seat_col(int(me[b]), st.P_PATHS) + 3] == -1).all()
+    s.m[:, st.G_DARK + 1] = s.m[:, st.G_DARK]             # the same dark token beside both (RC-S3)
+    for order, knowledge, artifacts in ((("PM", "PK"), 1, 0), (("PK", "PM"), 0, 1)):
+        path = s.m[:, st.G_PATH:st.G_PATH + 6]
+        for pos, cid in enumerate(order):
+            other = np.argmax(path == card[cid], axis=1)          # keep the six positions a permutation
+            path[np.arange(s.batch), other] = path[:, pos]
+            path[:, pos] = card[cid]
+        assert (path[:, :2] == [card[order[0]], card[order[1]]]).all()
+        assert (_decide(registry.make("rc_knowledge", {}, GAME, content), s) == _opt(s, knowledge)).all()
+        assert (_decide(registry.make("rc_artifacts", {}, GAME, content), s) == _opt(s, artifacts)).all()
+
+
+def test_goal_choice_keeps_the_card_it_meets_RC_R189_RC_E29():
+    """The goal round (RC-R189: discard one of two, keep the other; RC-E29: 15 points if met). The
+    decider holds GC1 (2 artifacts of one colour) and GC9 (3 monuments) and has 3 white artifacts
+    and no monument: GC1 is met (chance 1), GC9's chance is its plan fit only (rc_artifacts: 0),
+    so discarding GC9 (its bottom reward R:1) keeps 15 points and discarding GC1 (a chest) keeps
+    none: rc_artifacts discards GC9, whichever place the cards have."""
+    s, content = _play_until(2, st.K_GOAL, 4)
+    goal = {g.id: i for i, g in enumerate(content.goal_cards)}
+    me = GAME.decider(s)
+    plan = registry.make("rc_artifacts", {}, GAME, content)
+    for order, discard in ((("GC1", "GC9"), 1), (("GC9", "GC1"), 0)):
+        for b in range(s.batch):
+            p = int(me[b])
+            c = st.seat_col(p, st.P_ARTS)
+            s.m[b, c:c + 4] = [3, 0, 0, 0]
+            s.m[b, st.seat_col(p, st.P_MON)] = 0
+            s.m[b, st.seat_col(p, st.P_BLD):st.seat_col(p, st.P_BLD) + st.F_MAX] = 0
+            s.hidden[b, st.H_GOALS + 3 * p:st.H_GOALS + 3 * p + 3] = [goal[order[0]], goal[order[1]], -1]
+        assert (_decide(plan, s) == _opt(s, discard)).all(), order
+
+
+def test_unknown_table_keys_are_refused_naming_the_key():
+    """A tribe id that is not in tribes.csv (and a goal kind that does not exist) is an InputError
+    naming ``params.tribes`` / ``params.goals`` and what was expected."""
+    config, content = _setup(2)
+    with pytest.raises(InputError, match=r"params\.tribes: unknown \['Dorien'\]"):
+        registry.make("rc_builder", {"tribes": {"Dorien": 1.0}}, GAME, content)
+    with pytest.raises(InputError, match=r"params\.goals: unknown \['stone'\]"):
+        registry.make("rc_keys", {"goals": {"stone": 0.5}}, GAME, content)
+
+
+def test_goal_progress_counts_the_best_held_card_RC_E29_RC_E30():
+    """Param ``goal``'s term: goal points (15, RC-E29) x count / n of the best card held, at most 1.
+    Seat 0 holds GC2 (3 artifacts of one colour, RC-E30) and GC9 (3 monuments): with 2 white
+    artifacts and no monument that is 15 x 2/3 = 10; with 5 white artifacts 15 (capped); holding
+    GC9 alone, 0."""
+    config, content = _setup(2)
+    s = GAME.init(config, content, np.arange(1), 5)
+    goal = {g.id: i for i, g in enumerate(content.goal_cards)}
+    plan = registry.make("rc_artifacts", {"goal": 1.0}, GAME, content)
+    c = st.seat_col(0, st.P_ARTS)
+    s.m[0, st.seat_col(0, st.P_MON)] = 0
+    for arts, held, want in (([2, 0, 0, 0], ["GC2", "GC9"], 10.0), ([5, 0, 0, 0], ["GC9", "GC2"], 15.0),
+                             ([5, 0, 0, 0], ["GC9"], 0.0)):
+        s.m[0, c:c + 4] = arts
+        ids = [goal[g] for g in held] + [-1] * (3 - len(held))
+        s.hidden[0, st.H_GOALS:st.H_GOALS + 3] = ids
+        np.testing.assert_allclose(plan._goal_progress(s, np.array([0])), [want])
+
+
+def test_the_round_robin_experiment_loads_with_the_four_plans_and_the_baseline():
+    """experiments/recall_plans.toml: 4 players, the four plans in [[seats]], the plans and
+    rc_greedy as [[entrants]] (5 tables of 4), a small default game count."""
+    from analyses.recall_plans import tables_of
+    from sim.core.experiment import load_experiment
+    from tests.scaffold import ROOT
+
+    exp = load_experiment(ROOT / "experiments/recall_plans.toml")
+    assert exp.variants["base"].players == 4 and [s.strategy for s in exp.seats] == list(PLANS)
+    assert [e.strategy for e in exp.entrants] == list(PLANS) + ["rc_greedy"]
+    assert len(tables_of(exp.entrants, 4)) == 5 and exp.games <= 100
