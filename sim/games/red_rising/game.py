@@ -63,6 +63,12 @@ class RedRising:
     def init(self, config, content, game_ids, seed) -> State:
         return deal.init(config, content, game_ids, seed)
 
+    def setup(self, config, content, game_ids, seed) -> State:
+        """The games set up but not yet run to their first decision (optional contract: the
+        warm-up compiles a strategy's ``play_to_end`` from it in a helper process while this
+        process compiles the engine, ``sim.core.runner.warm_up``)."""
+        return deal.setup(config, content, game_ids, seed)
+
     def legal_actions(self, state: State) -> np.ndarray:
         return state.legal
 
