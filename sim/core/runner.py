@@ -44,6 +44,7 @@ COMPACT_FRACTION = 0.25   # drop finished games from the batch once this share i
 PIECE = 1024              # games per worker task: the progress bar moves once per piece
 WARM_UP_GAMES = 2         # per seat arrangement: a batch of one takes other code paths (no play_to_end)
 _WARMED: set = set()      # (game, seat strategies) already warmed up in this process
+COMPILE_ASIDE = True      # warm_up compiles a whole-game driver in a helper process (benchmarks.compile_times: off)
 
 
 def strategy_groups(strategies):
@@ -494,7 +495,8 @@ def _driver_compiled_aside(exp: Experiment, make_strategies, variant: str, game,
     for games with ``setup`` and strategies with a ``play_to_end``; the block waits for the
     helper at its end. A helper that fails is only a lost head start: this process then
     compiles the driver itself and reports any error."""
-    if not hasattr(game, "setup") or not any(getattr(type(s), "play_to_end", None) for s in strategies):
+    drivers = any(getattr(type(s), "play_to_end", None) for s in strategies)
+    if not (COMPILE_ASIDE and drivers and hasattr(game, "setup")):
         yield
         return
     import concurrent.futures
