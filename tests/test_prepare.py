@@ -81,3 +81,26 @@ def test_session_ends_when_a_game_fails_to_compile(monkeypatch):
     with pytest.raises(pytest.exit.Exception) as ended:
         conftest.pytest_sessionstart(session)
     assert ended.value.returncode == 3 and "preparing red_rising failed" in str(ended.value)
+
+
+def test_kernel_cache_says_whether_a_function_is_cached(tmp_path):
+    """``kernel_cache.cached`` (what the warm-up asks before it starts a helper process) is false
+    before the first compile, true in a later process, and false again once the source changes."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "kern.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef f():\n    return 1\n")
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}:{prep.ROOT}"}
+    env.pop("NUMBA_CACHE_DIR", None)
+    probe = "import kern; from sim.core import kernel_cache; print(kernel_cache.cached(kern.f)); kern.f()"
+
+    def cached():
+        out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True,
+                             check=True)
+        return out.stdout.strip()
+
+    assert cached() == "False"
+    assert cached() == "True"
+    (tmp_path / "kern.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef f():\n    return 2  # new\n")
+    assert cached() == "False"

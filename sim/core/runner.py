@@ -492,11 +492,11 @@ def _driver_compiled_aside(exp: Experiment, make_strategies, variant: str, game,
     """While the block compiles the engine here, a helper process compiles the strategies'
     whole-game driver (``Strategy.play_to_end``) into numba's cache, from games set up but not
     run (``game.setup``), so the two compile on two cores instead of one after the other. Only
-    for games with ``setup`` and strategies with a ``play_to_end``; the block waits for the
-    helper at its end. A helper that fails is only a lost head start: this process then
+    for games with ``setup``, on a first run (``game.engine_cached()`` false: once the engine is
+    cached, a helper would mostly cost its start); the block waits for the helper at its end. A helper that fails is only a lost head start: this process then
     compiles the driver itself and reports any error."""
     drivers = any(getattr(type(s), "play_to_end", None) for s in strategies)
-    if not (COMPILE_ASIDE and drivers and hasattr(game, "setup")):
+    if not (COMPILE_ASIDE and drivers and hasattr(game, "setup") and not game.engine_cached()):
         yield
         return
     import concurrent.futures

@@ -69,6 +69,12 @@ class RedRising:
         process compiles the engine, ``sim.core.runner.warm_up``)."""
         return deal.setup(config, content, game_ids, seed)
 
+    def engine_cached(self) -> bool:
+        """Whether the engine's kernel is in numba's on-disk cache (not a first run: the warm-up
+        then starts no helper process, ``sim.core.runner.warm_up``)."""
+        from sim.core import kernel_cache
+        return kernel_cache.cached(engine.kernel.run_batch)
+
     def legal_actions(self, state: State) -> np.ndarray:
         return state.legal
 
