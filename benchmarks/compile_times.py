@@ -2,8 +2,10 @@
 
 Why: the first ``make report`` of a fresh checkout spends most of its time compiling, so the
 kernels worth splitting or simplifying are the ones this lists first. Each game's shipped
-experiment warms up as ``python -m sim run`` does (``sim.core.runner.warm_up``: two games in
-this process), with ``NUMBA_CACHE_DIR`` pointed at an empty temporary folder so nothing is
+experiment warms up as ``python -m sim run`` does (``sim.core.runner.warm_up``: two games per
+seat arrangement), all in this process (no helper process for the strategies' whole-game
+driver, ``COMPILE_ASIDE``: every kernel's compile is seen and counted here), with
+``NUMBA_CACHE_DIR`` pointed at an empty temporary folder so nothing is
 cached and the project's caches are left alone. Numba's compile events give each outermost
 compile (a kernel and whatever it calls and compiles with it); wall time on a shared machine
 also counts other processes, so the CPU time of the process is printed too.
@@ -31,9 +33,12 @@ def main(argv=None) -> int:
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="numba-fresh-")     # before numba is imported
     from numba.core import event
 
+    from sim.core import runner
     from sim.core.experiment import load_experiment
     from sim.core.runner import warm_up
     from strategies.registry import make_seats
+
+    runner.COMPILE_ASIDE = False
 
     for name in args.games:
         exp = load_experiment(ROOT / "experiments" / EXPERIMENTS[name])

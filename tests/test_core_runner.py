@@ -189,3 +189,18 @@ def test_replay_finds_the_experiment_file_from_any_directory(tmp_path, monkeypat
     capsys.readouterr()
     assert cli.main(["replay", "../a/r/toy_test", "--game", "13"]) == 0
     assert "# matches the stored results" in capsys.readouterr().out
+
+
+def test_warm_up_plays_two_games_per_seat_arrangement(monkeypatch):
+    """The warm-up takes the workers' code paths: with the experiment's seating, every seat
+    arrangement gets a batch of two games (a batch of one would skip the whole-game drivers)."""
+    from sim.core import runner
+    exp = load_experiment(TOY)
+    played = []
+    monkeypatch.setattr(runner, "_WARMED", set())
+    monkeypatch.setattr(runner, "play_games", lambda game, config, content, strategies, seed, ids, seating:
+                        played.append((list(ids), seating)))
+    three_plans = lambda exp, variant, game, content: [object(), object(), object()]     # noqa: E731
+    runner.warm_up(exp, three_plans, "base", progress=False)
+    assert played == [(list(range(2 * 2)), "rotate")]          # 3 slots rotate: 2 arrangements
+    assert len(runner.seat_orders(three_plans(exp, "base", None, None), "rotate")) == 2

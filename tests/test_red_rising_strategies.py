@@ -245,3 +245,29 @@ def test_the_warm_up_compiles_the_path_the_workers_take(monkeypatch):
     assert len({s.strategy for s in exp.seats}) > 1, "the default experiment seats different plans"
     runner.warm_up(exp, make_strategies, next(iter(exp.variants)), progress=False)
     assert batches and max(batches) >= 2
+
+
+@pytest.mark.parametrize("seats", [SCRIPTED, ["rr_balanced", "random", "rr_fleet_rush", "random"], ["random"] * 4])
+def test_whole_game_drivers_start_from_set_up_games_as_from_init(seats):
+    """``GAME.setup`` is ``init`` before its run to the first decision (the warm-up compiles a
+    strategy's driver from set-up games in a helper process, ``sim.core.runner.warm_up``):
+    running it gives init's arrays bit for bit, and the driver started there plays the same games."""
+    from sim.core.runner import _play_to_end, strategy_groups
+    from sim.games.red_rising import engine
+    from sim.games.red_rising.state import BACKINGS
+
+    config = Config(players=4)
+    content = load_content(config)
+    ids = np.arange(40, 72)
+    inited, set_up = GAME.init(config, content, ids, 5), GAME.setup(config, content, ids, 5)
+    assert not set_up.waiting.any() and inited.waiting.all()
+    ran = engine.run(GAME.setup(config, content, ids, 5))
+    for backing in BACKINGS:
+        np.testing.assert_array_equal(getattr(ran, backing), getattr(inited, backing), err_msg=backing)
+    strategies = [registry.make(name, {}, GAME, content) for name in seats]
+    keys = np.stack([rng.stream_keys(5, ids, "strategy", slot) for slot in range(len(seats))])
+    outcomes = [GAME.outcome(_play_to_end(GAME, state, strategy_groups(strategies), keys, len(seats)))
+                for state in (inited, set_up)]
+    for part in ("per_seat", "per_game"):
+        for key in outcomes[0][part]:
+            np.testing.assert_array_equal(outcomes[1][part][key], outcomes[0][part][key], err_msg=key)

@@ -88,3 +88,12 @@ def _install() -> None:
 
 
 _install()
+
+
+def cached(dispatcher) -> bool:
+    """Whether numba's on-disk cache holds fresh machine code of ``dispatcher`` (an
+    ``@njit(cache=True)`` function), for any signature (a game's ``engine_cached``, which the
+    warm-up asks before it starts a helper process). Reads only the cache's small index."""
+    cache = getattr(dispatcher, "_cache", None)
+    index = getattr(cache, "_cache_file", None)
+    return bool(index is not None and index._load_index())

@@ -9,9 +9,10 @@ index), the rows do not depend on the chunk size, the number of jobs or the back
 
 Workers play *pieces* of at most ``PIECE`` games (a chunk's pieces are joined into its one
 shard here), so the progress bar moves every second or so, not once per chunk. Before the
-workers start, this process plays two games of the first variant (``warm_up``): the engine's
-and strategies' numba kernels compile once, here, into the on-disk cache the workers then load,
-instead of every worker compiling the same kernels at once.
+workers start, this process plays two games per seat arrangement of the first variant
+(``warm_up``): the engine's and strategies' numba kernels compile once, here (a strategy's
+whole-game driver in a helper process at the same time), into the on-disk cache the workers
+then load, instead of every worker compiling the same kernels at once.
 
 The runner is game- and strategy-agnostic: it receives what it plays, a ``make_strategies(exp,
 variant, game, content) -> [Strategy per seat]`` function (module level, so workers can unpickle
@@ -43,6 +44,7 @@ COMPACT_FRACTION = 0.25   # drop finished games from the batch once this share i
 PIECE = 1024              # games per worker task: the progress bar moves once per piece
 WARM_UP_GAMES = 2         # per seat arrangement: a batch of one takes other code paths (no play_to_end)
 _WARMED: set = set()      # (game, seat strategies) already warmed up in this process
+COMPILE_ASIDE = True      # warm_up compiles a whole-game driver in a helper process (benchmarks.compile_times: off)
 
 
 def strategy_groups(strategies):
@@ -457,7 +459,8 @@ def _shards(results, chunk_of: dict, bar):
 
 
 def warm_up(exp: Experiment, make_strategies, variant: str, progress: bool) -> None:
-    """Play ``WARM_UP_GAMES`` games of ``variant`` here (results dropped), saying what it does:
+    """Play ``WARM_UP_GAMES`` games per seat arrangement of ``variant`` here (results dropped),
+    saying what it does:
     the first run compiles the numba kernels of the engine and strategies into their on-disk
     cache, which the workers then load instead of each compiling them again. Once per process
     and game and seats (a sequential compare runs many rounds)."""
@@ -471,22 +474,51 @@ def warm_up(exp: Experiment, make_strategies, variant: str, progress: bool) -> N
         print(f"preparing {exp.game}: compiling its engine and strategies once before the workers start "
               f"({hint}a second or two once cached)...", file=sys.stderr, flush=True)
     started = time.perf_counter()
-    content = exp.content(variant)
+    content, config = exp.content(variant), exp.variants[variant]
     strategies = make_strategies(exp, variant, game, content)
+    # every seat arrangement gets a batch of WARM_UP_GAMES, so the warm-up takes the workers' paths
+    ids = np.arange(WARM_UP_GAMES * len(seat_orders(strategies, exp.seating)))
     with _ticking(f"preparing {exp.game}: still compiling", started, progress):
-        play_games(game, exp.variants[variant], content, strategies, exp.seed,
-                   warm_up_games(len(seat_orders(strategies, exp.seating))), seating=exp.seating)
+        with _driver_compiled_aside(exp, make_strategies, variant, game, strategies):
+            game.init(config, content, ids[:WARM_UP_GAMES], exp.seed)       # the engine's kernels, here
+        play_games(game, config, content, strategies, exp.seed, ids, seating=exp.seating)
     _WARMED.add(key)
     if progress:
         print(f"preparing {exp.game}: ready in {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
 
 
-def warm_up_games(arrangements: int) -> np.ndarray:
-    """Game indices that put ``WARM_UP_GAMES`` games into the first seat arrangement (game i
-    plays arrangement ``i % arrangements``), so the warm-up's batch takes the same compiled path
-    (``play_to_end``) as the workers' batches; with ``np.arange(2)`` and six arrangements each
-    game was a batch of one and the workers compiled the fast path themselves, both at once."""
-    return np.arange(WARM_UP_GAMES, dtype=np.int64) * arrangements
+@contextlib.contextmanager
+def _driver_compiled_aside(exp: Experiment, make_strategies, variant: str, game, strategies):
+    """While the block compiles the engine here, a helper process compiles the strategies'
+    whole-game driver (``Strategy.play_to_end``) into numba's cache, from games set up but not
+    run (``game.setup``), so the two compile on two cores instead of one after the other. Only
+    for games with ``setup``, on a first run (``game.engine_cached()`` false: once the engine is
+    cached, a helper would mostly cost its start); the block waits for the helper at its end. A helper that fails is only a lost head start: this process then
+    compiles the driver itself and reports any error."""
+    drivers = any(getattr(type(s), "play_to_end", None) for s in strategies)
+    if not (COMPILE_ASIDE and drivers and hasattr(game, "setup") and not game.engine_cached()):
+        yield
+        return
+    import concurrent.futures
+
+    from joblib.externals.loky import ProcessPoolExecutor     # loky, as the workers: no __main__ re-run
+
+    with ProcessPoolExecutor(1) as pool:
+        helper = pool.submit(_compile_driver, exp, make_strategies, variant)
+        yield
+        concurrent.futures.wait([helper])
+
+
+def _compile_driver(exp: Experiment, make_strategies, variant: str) -> None:
+    """In the helper process: the strategies' ``play_to_end`` on ``WARM_UP_GAMES`` set-up games."""
+    game = exp.game_module()
+    content, config = exp.content(variant), exp.variants[variant]
+    strategies = make_strategies(exp, variant, game, content)
+    ids = np.arange(WARM_UP_GAMES)
+    keys = np.stack([rngmod.stream_keys(exp.seed, ids, "strategy", slot) for slot in range(len(strategies))])
+    with threadpool_limits(1):
+        _play_to_end(game, game.setup(config, content, ids, exp.seed), strategy_groups(strategies), keys,
+                     len(strategies))
 
 
 @contextlib.contextmanager

@@ -66,6 +66,13 @@ def init(config, content, game_ids, seed) -> State:
     """A new batch of games, run up to their first decision."""
     from sim.games.red_rising.engine import run
 
+    return run(setup(config, content, game_ids, seed))
+
+
+def setup(config, content, game_ids, seed) -> State:
+    """A new batch of games set up (RR-S*) at their first micro-op, not yet run: ``init`` runs
+    them to their first decision; a whole-game driver (``engine.run_to_end``) can start here too,
+    so a strategy's driver compiles without the engine's ``run_batch`` (``runner.warm_up``)."""
     game_ids = np.asarray(game_ids, dtype=np.int64)
     prog = program_for(content)
     seats = config.seats
@@ -141,7 +148,7 @@ def init(config, content, game_ids, seed) -> State:
     s.player[:] = 0
     s.rounds[:] = 1
     s.mop[:] = M["T_START"]
-    return run(s)
+    return s
 
 
 def arrange(s: State, game: int = 0, *, player=None, deck=None, locations=None, hands=None,

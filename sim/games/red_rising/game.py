@@ -63,6 +63,18 @@ class RedRising:
     def init(self, config, content, game_ids, seed) -> State:
         return deal.init(config, content, game_ids, seed)
 
+    def setup(self, config, content, game_ids, seed) -> State:
+        """The games set up but not yet run to their first decision (optional contract: the
+        warm-up compiles a strategy's ``play_to_end`` from it in a helper process while this
+        process compiles the engine, ``sim.core.runner.warm_up``)."""
+        return deal.setup(config, content, game_ids, seed)
+
+    def engine_cached(self) -> bool:
+        """Whether the engine's kernel is in numba's on-disk cache (not a first run: the warm-up
+        then starts no helper process, ``sim.core.runner.warm_up``)."""
+        from sim.core import kernel_cache
+        return kernel_cache.cached(engine.kernel.run_batch)
+
     def legal_actions(self, state: State) -> np.ndarray:
         return state.legal
 
