@@ -25,24 +25,19 @@ ROLLOUT_KEY = 1 << 40          # key words of the rollouts' random streams (the 
 
 @dataclasses.dataclass(frozen=True)
 class SearchParams:
-    """``budget`` rollouts per decision, split evenly over the candidate actions, but at least
-    ``samples`` per action; ``rollout``/``rollout_params`` the policy every seat plays in the
-    rollouts; ``narrow`` > 0: first ``samples`` rollouts per legal action, then the rest of the
-    budget on the ``narrow`` best of them only; ``margin``: weight of the score margin next to
-    the win share in an action's value; ``max_batch``: rollouts per engine call (memory only:
-    the choices do not depend on it)."""
+    """How much and how the search player looks ahead (docs/search.md, "Parameters")."""
 
-    budget: int = dataclasses.field(default=32, metadata={"range": (1, 100_000)})
-    samples: int = dataclasses.field(default=1, metadata={"range": (1, 10_000)})
-    rollout: str = "random"
-    rollout_params: dict = dataclasses.field(default_factory=dict)
-    narrow: int = dataclasses.field(default=0, metadata={"range": (0, 10_000)})
-    margin: float = dataclasses.field(default=0.0, metadata={"range": (0.0, 100.0)})
-    max_batch: int = dataclasses.field(default=16384, metadata={"range": (2, 10_000_000)})
+    budget: int = dataclasses.field(default=32, metadata={"range": (1, 100_000)})  # rollouts per decision, split evenly over the candidate actions
+    samples: int = dataclasses.field(default=1, metadata={"range": (1, 10_000)})   # at least this many rollouts per candidate (and per action when narrowing)
+    rollout: str = "random"                     # the policy of every seat in the rollouts: random or a registered plan
+    rollout_params: dict = dataclasses.field(default_factory=dict)  # that policy's params, checked as a seat's
+    narrow: int = dataclasses.field(default=0, metadata={"range": (0, 10_000)})   # 0: all legal actions; k: after samples each, the rest on the k best
+    margin: float = dataclasses.field(default=0.0, metadata={"range": (0.0, 100.0)})  # weight of the score margin (in [-1, 1]) next to the win share
+    max_batch: int = dataclasses.field(default=16384, metadata={"range": (2, 10_000_000)})  # rollouts per engine call (memory only; no effect on choices)
 
 
 class SearchStrategy(Strategy):
-    """Determinised flat Monte Carlo search (see the module docstring and docs/search.md)."""
+    """Determinised flat Monte Carlo: per decision, roll each legal action out on states sampled from the observation and play the best."""
 
     name = "search"
     Params = SearchParams
