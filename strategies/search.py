@@ -27,12 +27,13 @@ ROLLOUT_KEY = 1 << 40          # key words of the rollouts' random streams (the 
 class SearchParams:
     """How much and how the search player looks ahead (docs/search.md, "Parameters")."""
 
-    budget: int = dataclasses.field(default=32, metadata={"range": (1, 100_000)})  # rollouts per decision, split evenly over the candidate actions
+    budget: int = dataclasses.field(default=64, metadata={"range": (1, 100_000)})  # rollouts per decision, split evenly over the candidate actions
     samples: int = dataclasses.field(default=1, metadata={"range": (1, 10_000)})   # at least this many rollouts per candidate (and per action when narrowing)
     rollout: str = "random"                     # the policy of every seat in the rollouts: random or a registered plan
     rollout_params: dict = dataclasses.field(default_factory=dict)  # that policy's params, checked as a seat's
     narrow: int = dataclasses.field(default=0, metadata={"range": (0, 10_000)})   # 0: all legal actions; k: after samples each, the rest on the k best
     margin: float = dataclasses.field(default=0.0, metadata={"range": (0.0, 100.0)})  # weight of the score margin (in [-1, 1]) next to the win share
+    prior: float = dataclasses.field(default=0.05, metadata={"range": (0.0, 1.0)})  # value bonus of the rollout policy's own choice (always a candidate): another action must beat it by more
     max_batch: int = dataclasses.field(default=16384, metadata={"range": (2, 10_000_000)})  # rollouts per engine call (memory only; no effect on choices)
 
 
@@ -64,19 +65,23 @@ class SearchStrategy(Strategy):
         count = np.zeros((b, a), dtype=np.int64)
         first = np.zeros(b, dtype=np.int64)             # next sample index of each row
         searched = n_legal > 1                          # a forced move needs no rollouts
+        bonus = np.zeros((b, a))
+        own = self.policy.act(obs, legal, StrategyRng(rngmod.bits(rng.keys, ROLLOUT_KEY - 1), rng.counter))
+        bonus[np.arange(b), own] = p.prior + 1e-6
+        protected = bonus > 0
         if p.narrow and (searched & (n_legal > p.narrow)).any():
             wide = searched & (n_legal > p.narrow)
             self._rollouts(obs, players, base, cand & wide[:, None], np.where(wide, p.samples, 0), first, total, count)
             first += np.where(wide, p.samples, 0)
             value = np.where(count > 0, total / np.maximum(count, 1), -np.inf)
             order = np.argsort(-(np.where(cand, value, -np.inf) + 1e-9 * u[:, 1:]), axis=1, kind="stable")
-            keep = np.zeros_like(cand)
+            keep = protected.copy()
             np.put_along_axis(keep, order[:, :p.narrow], True, axis=1)
             cand = np.where(wide[:, None], cand & keep, cand)
         k = cand.sum(axis=1)
         per = np.where(searched, np.maximum(p.samples, p.budget // np.maximum(k, 1)), 0)
         self._rollouts(obs, players, base, cand, per, first, total, count)
-        value = np.where(count > 0, total / np.maximum(count, 1), 0.0)
+        value = np.where(count > 0, total / np.maximum(count, 1), 0.0) + bonus
         return argmax_tiebreak(value, cand, u[:, 1:])
 
     def _rollouts(self, obs, players, base, cand, per, first, total, count):
