@@ -1,6 +1,6 @@
 """The search player (strategies/search.py): it finds a forced win, reads its own seat's
 result, never the hidden information, is reproducible in any batch, and the sampled states it
-rolls out are consistent with the observation (legal mask) in every game."""
+rolls out are consistent with the observation (legal mask) in RR, AK and EN."""
 from __future__ import annotations
 
 import numpy as np
@@ -126,15 +126,18 @@ def test_search_with_plan_rollouts_reaches_the_plans_fair_share():
     assert share > 0.12, share
 
 
-GAMES = {"red_rising": {"players": 4}, "animal_kingdoms": {"players": 4}, "explorers_of_navoria": {"players": 4},
-         "recall": {"players": 3}}
+# Recall is left out: random play still reaches rules its engine does not compile (it stops the
+# game, docs/recall_engine.md), so random games do not get far enough; its sample_state has its
+# own test (tests/test_recall_play.py).
+GAMES = {"red_rising": {"players": 4}, "animal_kingdoms": {"players": 4}, "explorers_of_navoria": {"players": 4}}
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_sampled_states_have_the_observed_legal_mask_and_play_on(name):
     """At decisions along random games, a state sampled from the decider's observation has the
     real legal mask (it is consistent with what the player sees) and plays to its end without an
-    illegal action (RR: a pending target once named a re-dealt card)."""
+    illegal action (RR: an optional effect offered for a hidden target card once led, after a
+    re-deal, to a target-card decision with no legal card)."""
     game = get_game(name)
     config = game.Config(**GAMES[name])
     content = game.load_content(config, "test")
