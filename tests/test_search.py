@@ -164,3 +164,19 @@ def test_sampled_states_have_the_observed_legal_mask_and_play_on(name):
         pick = np.argmax(draws.random(legal.shape) * legal, axis=1)
         state = game.step(state, pick)
     assert checked > 100
+
+
+def test_budget_curve_figure_and_bad_budgets(capsys):
+    """The budget-curve figure draws a table of ``analyses.search_curve``; a bad --budgets is a
+    one-line error with exit code 2."""
+    import polars as pl
+
+    from analyses.search_curve import main
+    from reports.figures import Stamp, budget_curve
+
+    table = pl.DataFrame({"budget": [8, 32], "games": [10, 10], "win_share": [0.1, 0.3], "lo": [0.02, 0.1],
+                          "hi": [0.4, 0.6], "x_fair": [0.4, 1.2], "seconds": [1.0, 2.0]})
+    fig = budget_curve(table, Stamp("x", None, "10 games per budget", "abc", "Wilson 95 %"), 0.25)
+    assert len(fig.axes[0].lines) >= 3           # the curve, fair share, target
+    assert main(["experiments/animal_kingdoms_search.toml", "--budgets", "8,x"]) == 2
+    assert "--budgets" in capsys.readouterr().err
