@@ -31,7 +31,7 @@ class SearchParams:
     samples: int = dataclasses.field(default=1, metadata={"range": (1, 10_000)})   # at least this many rollouts per candidate (and per action when narrowing)
     rollout: str = "random"                     # the policy of every seat in the rollouts: random or a registered plan
     rollout_params: dict = dataclasses.field(default_factory=dict)  # that policy's params, checked as a seat's
-    narrow: int = dataclasses.field(default=0, metadata={"range": (0, 10_000)})   # 0: all legal actions; k: after samples each, the rest on the k best
+    narrow: int = dataclasses.field(default=4, metadata={"range": (0, 10_000)})   # 0: all legal actions; k: after samples each, the rest on the k best
     margin: float = dataclasses.field(default=0.0, metadata={"range": (0.0, 100.0)})  # weight of the score margin (in [-1, 1]) next to the win share
     prior: float = dataclasses.field(default=0.05, metadata={"range": (0.0, 1.0)})  # value bonus of the rollout policy's own choice (always a candidate): another action must beat it by more
     max_batch: int = dataclasses.field(default=16384, metadata={"range": (2, 10_000_000)})  # rollouts per engine call (memory only; no effect on choices)
