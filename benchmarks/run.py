@@ -7,7 +7,8 @@ Measured per game (4 players):
 and once:
 * peak memory (RSS of the whole process tree) of long runs through the CLI, at two sizes, to
   show it does not grow with the number of games (shards are streamed, not held);
-* the analysis metrics over 10 million result rows.
+* the analysis metrics over 10 million result rows;
+* the search player (benchmarks/search.py): its decisions/s and games/s with one search seat.
 
 Timings are never asserted in tests; this script is where they live.
 """
@@ -146,6 +147,8 @@ def main(argv=None) -> int:
     parser.add_argument("--memory-games", type=int, nargs="*", default=[32768, 1_000_000],
                         help="run sizes whose peak memory is measured (default 32768 and 1,000,000 games)")
     parser.add_argument("--metrics-rows", type=int, default=10_000_000)
+    parser.add_argument("--search-games", type=int, default=16,
+                        help="games of the search player's rows (benchmarks/search.py; 0: none)")
     parser.add_argument("--out", default=str(ROOT / "docs" / "benchmarks.md"))
     args = parser.parse_args(argv)
 
@@ -179,6 +182,9 @@ def main(argv=None) -> int:
         row(f"{name}: oracle, random choices, {args.oracle_games} games", f"{orc:,.1f} games/s",
             runs(orc_runs, "{:,.1f}"))
         row(f"{name}: engine / oracle per process (random choices both)", f"{rnd / orc:,.1f}x")
+    if args.search_games:
+        from benchmarks.search import GAMES as SEARCH_GAMES, rows as search_rows
+        search_rows(row, args.search_games, [g for g in SEARCH_GAMES if g in args.games])
     for games in args.memory_games:
         peak, seconds = peak_memory(games)
         row(f"red_rising: peak memory of `python -m sim run` with {games:,} games, `--jobs 2`",

@@ -623,3 +623,22 @@ def sweep_game(table: pl.DataFrame, diffs: pl.DataFrame | None, param: str, stam
     axes[2].set_ylabel("gap balance (1 - spread; not Ludii's Balance; no interval)")
     axes[2].set_title("gap balance over the groups (1 = all equal)", fontsize=9)
     return _finish(fig, stamp, f"Sweep: game length, shared wins and balance against {param}")
+
+
+def budget_curve(table: pl.DataFrame, stamp: Stamp, fair: float, target: float = 1.5):
+    """The search player's win share (with its interval) against rollouts per decision
+    (``analyses.search_curve``), with the fair share and the target multiple of it drawn."""
+    fig, ax = plt.subplots(figsize=WIDE)
+    x = table["budget"].to_numpy()
+    y = table["win_share"].to_numpy()
+    _errorbar(ax, x, y, yerr=[y - table["lo"].to_numpy(), table["hi"].to_numpy() - y], color=NEUTRAL,
+              marker="o", capsize=4)
+    ax.axhline(fair, color=REF, ls="--", lw=1, label="fair share")
+    ax.axhline(target * fair, color=UP, ls=":", lw=1, label=f"target {target:g} x fair")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(x, [str(v) for v in x])
+    ax.set_xlabel("rollouts per decision (budget)")
+    ax.set_ylabel("win share of the search seat")
+    _pct(ax, "y")
+    ax.legend(loc="upper left", fontsize=8, frameon=False)
+    return _finish(fig, stamp, "Search player: win share against budget")

@@ -11,6 +11,7 @@ from sim.core.errors import InputError
 _STRATEGIES = {
     "random": "strategies.generic:RandomStrategy",
     "lookahead": "strategies.generic:LookaheadStrategy",
+    "search": "strategies.search:SearchStrategy",
 }
 
 

@@ -143,6 +143,7 @@ def test_hidden_information_does_not_change_choices_AK_S6_AK_R35(players):
     config = Config(players=players)
     names = ("random", "lookahead") + PLANS
     strategies = {n: make(n, config) for n in names}
+    strategies["search"] = make("search", config, {"budget": 4})       # its rollouts start from sample_state
     for k, s in enumerate(mid_game_states(config)):
         live = np.nonzero(~GAME.done(s))[0]
         if not len(live):

@@ -156,6 +156,7 @@ def test_hidden_pile_order_does_not_change_choices(players):
     not yet turned up changes no plan's choice (and no observation)."""
     config = Config(players=players)
     strategies = {n: make(n, config) for n in PLANS}
+    strategies["search"] = make("search", config, {"budget": 4})       # its rollouts start from sample_state
     changed = 0
     for k, s in enumerate(mid_game_states(config)):
         live = np.nonzero(~GAME.done(s))[0]

@@ -52,12 +52,12 @@ def _merge(full, sub, rows):
 
 
 @pytest.mark.parametrize("players", [1, 2, 4, 6])
-@pytest.mark.parametrize("name", SCRIPTED + ["random", "lookahead"])
+@pytest.mark.parametrize("name", SCRIPTED + ["random", "lookahead", "search"])
 def test_choices_ignore_hidden_information_RR_S7_RR_R70_RR_A31(players, name):
     """Re-dealing what the player cannot see (other hands, the deck order, Au Toma's hand and
-    deck) leaves the observation and the strategy's choice unchanged."""
+    deck) leaves the observation and the strategy's choice unchanged (search: its rollouts too)."""
     config, content, state = midgame_states(players)
-    strategy = registry.make(name, {}, GAME, content)
+    strategy = registry.make(name, {"budget": 4} if name == "search" else {}, GAME, content)
     decider = GAME.decider(state)
     legal = GAME.legal_actions(state)
     keys = rng.stream_keys(9, np.arange(len(decider)), "strategy", 0)

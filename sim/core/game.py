@@ -184,6 +184,26 @@ def take(state, index):
     return dataclasses.replace(state, **fields)
 
 
+def concat_states(states):
+    """One state holding the games of ``states`` (same kind and layout) in order: the inverse
+    of ``take``. Fields that are not batch-length arrays are kept from the first state."""
+    first = states[0]
+    batch = None
+    for f in dataclasses.fields(first):
+        v = getattr(first, f.name)
+        if isinstance(v, np.ndarray) and v.ndim >= 1:
+            batch = v.shape[0]
+            break
+    fields = {}
+    for f in dataclasses.fields(first):
+        v = getattr(first, f.name)
+        if isinstance(v, np.ndarray) and v.ndim >= 1 and v.shape[0] == batch:
+            fields[f.name] = np.concatenate([getattr(s, f.name) for s in states])
+        else:
+            fields[f.name] = v
+    return dataclasses.replace(first, **fields)
+
+
 class IllegalActionError(ValueError):
     """An action outside the legal mask of its decision: a bug in a strategy or a caller, never
     something an engine should apply."""

@@ -21,6 +21,7 @@ it). ``sim.play`` composes it with the strategy registry.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import sys
 import time
@@ -114,35 +115,59 @@ def seat_orders(strategies, seating: str = "rotate") -> np.ndarray:
 def _play_games(game, config, content, strategies, seed, game_ids, on_step):
     state = game.init(config, content, game_ids, seed)
     keys = np.stack([rngmod.stream_keys(seed, game_ids, "strategy", slot) for slot in range(len(strategies))])
+    return play_state(game, state, strategies, keys, on_step), game_ids
+
+
+def play_state(game, state, strategies, keys, on_step=None) -> dict:
+    """Play every game of ``state`` (just set up, or any position) to its end; returns the
+    outcome dict, its rows in the state's row order.
+
+    ``strategies[slot]`` plays the seats of that experiment slot (``game.slot_of``; slots beyond
+    the strategies are automas), ``keys[slot, row]`` is its StrategyRng key in each game, and
+    decision counters start at 0. The runner plays its games through this, and so does the
+    search player its rollouts: a strategy's compiled ``play_to_end`` plays the whole batch
+    when it offers one (and ``on_step`` is None), else the loop below.
+    """
+    n = state_batch(state)
     groups = strategy_groups(strategies)
-    if on_step is None:
+    if on_step is None and n:
         played = _play_to_end(game, state, groups, keys, len(strategies))
         if played is not None:
-            return _concat_outcomes([(game.outcome(played), game_ids)])
-    decisions = np.zeros(len(game_ids), dtype=np.int64)
-    ids = game_ids.copy()
-    live = np.arange(len(game_ids))           # row of each live game in keys/decisions
+            return game.outcome(played)
+    decisions = np.zeros(n, dtype=np.int64)
+    rows = np.arange(n)                       # row of each live game in keys/decisions/the outcome
     finished = []
-    while len(ids):
+    while len(rows):
         done = game.done(state)
         if done.any():
             if done.all() or done.mean() >= COMPACT_FRACTION:
-                finished.append((game.outcome(take(state, np.nonzero(done)[0])), ids[done]))
+                finished.append((game.outcome(take(state, np.nonzero(done)[0])), rows[done]))
                 keep = np.nonzero(~done)[0]
-                state, ids, live = take(state, keep), ids[keep], live[keep]
-                if not len(ids):
+                state, rows = take(state, keep), rows[keep]
+                if not len(rows):
                     break
                 done = done[keep]
         active = ~done
-        actions = _choose_actions(game, state, active, groups, keys[:, live], decisions[live], len(strategies))
-        decisions[live[active]] += 1
+        actions = _choose_actions(game, state, active, groups, keys[:, rows], decisions[rows], len(strategies))
+        decisions[rows[active]] += 1
         if on_step is None:
             state = game.step(state, actions)
         else:
-            before = take(state, np.arange(len(ids)))
+            before = take(state, np.arange(len(rows)))
             state = game.step(state, actions)
             on_step(before, state, actions)
-    return _concat_outcomes(finished)
+    if not finished:
+        return game.outcome(state)
+    return _concat_outcomes(finished)[0]
+
+
+def state_batch(state) -> int:
+    """The number of games in a state (the length of its first array field)."""
+    for f in dataclasses.fields(state):
+        v = getattr(state, f.name)
+        if isinstance(v, np.ndarray) and v.ndim >= 1:
+            return v.shape[0]
+    return 0
 
 
 def _play_to_end(game, state, groups, keys, n_strategies):

@@ -232,8 +232,67 @@ def scrub(s: State, players) -> State:
     return o
 
 
+SAMPLE_TRIES = 32      # re-deals of a game whose deal cannot follow the pending decision
+
+
 def sample_state(obs: Observation, keys) -> State:
-    """A full state consistent with ``obs``: hidden cards dealt at random (uint64 ``keys``).
+    """A full state consistent with ``obs``: hidden cards dealt at random (uint64 ``keys``),
+    re-dealt (up to ``SAMPLE_TRIES`` times) where an answer the observer may give now would
+    lead to a decision with no legal answer.
+
+    The legal mask of a decision can tell what the observer cannot see: an optional effect is
+    offered because an opponent's hand holds a card it can target, so a deal without one would
+    ask, after "yes", for a target card among none (``IllegalActionError`` in a rollout). Deals
+    that contradict the pending decision that way are rejected (``_follows``), which conditions
+    the sample on what the decision shows.
+    """
+    keys = np.asarray(keys, dtype=np.uint64)
+    s = _deal(obs, keys)
+    todo = np.flatnonzero(~_follows(s))
+    for attempt in range(1, SAMPLE_TRIES):
+        if not len(todo):
+            break
+        again = _deal(_Rows(obs, todo), rng.bits(keys[todo], attempt))
+        ok = _follows(again)
+        _put(s, todo[ok], again, np.flatnonzero(ok))
+        todo = todo[~ok]
+    return s
+
+
+class _Rows:
+    """The observation of some games only (for re-dealing them)."""
+
+    def __init__(self, obs: Observation, rows):
+        from sim.core.game import take
+        self.state = take(obs.state, rows)
+
+
+def _put(s: State, rows, src: State, src_rows) -> None:
+    """Games ``src_rows`` of ``src`` written over games ``rows`` of ``s`` (same layout)."""
+    import dataclasses
+    for f in dataclasses.fields(s):
+        v = getattr(s, f.name)
+        if isinstance(v, np.ndarray) and v.ndim >= 1 and v.shape[0] == s.batch and f.name != "game_id":
+            v[rows] = getattr(src, f.name)[src_rows]
+
+
+def _follows(s: State) -> np.ndarray:
+    """bool[B]: every legal answer of the pending decision leads to a decision with a legal
+    answer (or ends the game) in this deal."""
+    from sim.core.game import take
+    from sim.games.red_rising import engine
+    rows, acts = np.nonzero(s.legal & ~s.done[:, None])
+    ok = np.ones(s.batch, dtype=bool)
+    if not len(rows):
+        return ok
+    after = engine.step(take(s, rows), acts)
+    stuck = ~after.done & ~after.legal.any(axis=1)
+    ok[rows[stuck]] = False
+    return ok
+
+
+def _deal(obs, keys) -> State:
+    """One random deal of the hidden cards (``sample_state`` without the check).
 
     Unknown cards are shuffled (draws keyed by ``keys``) and dealt to the hidden places in the
     order deck (below a flipped card), then each hand with hidden cards in seat order. Au Toma's

@@ -1,0 +1,86 @@
+"""Win share of the search player against rollouts per decision (issue 16, part 2).
+
+``budget_curve(exp, budgets, games)`` plays the experiment's first variant once per budget with
+slot 0's ``search`` seat set to that budget (the other seats as the file says, the same games:
+seed and game indices) and returns one row per budget: games, the search seat's win share with
+its Wilson 95 % interval, the multiple of the fair share, and the seconds it took. The command
+line prints the table and writes the figure (``reports.figures.budget_curve``):
+
+    python -m analyses.search_curve experiments/animal_kingdoms_search.toml --budgets 4,16,32 --games 200
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+
+import numpy as np
+import polars as pl
+
+from analyses.intervals import wilson
+from sim.core.errors import InputError
+
+
+def budget_curve(exp, budgets, games: int, first_game: int = 0) -> pl.DataFrame:
+    """One row per budget: slot 0 (a ``search`` seat) at that budget against the other seats."""
+    from sim.core.runner import play_games
+    from sim.play import make_strategies
+
+    variant = next(iter(exp.variants))
+    if exp.seats[0].strategy != "search":
+        raise InputError(exp.path, "seats[0].strategy", f"expected 'search' for a budget curve, got {exp.seats[0].strategy!r}")
+    game, config, content = exp.game_module(), exp.variants[variant], exp.content(variant)
+    base = make_strategies(exp, variant, game, content)
+    rows = []
+    for budget in budgets:
+        search = base[0]
+        seats = [type(search)(game, content, dataclasses.replace(search.params, budget=int(budget)))] + base[1:]
+        started = time.perf_counter()
+        outcome, _ = play_games(game, config, content, seats, exp.seed, np.arange(first_game, first_game + games),
+                                seating=exp.seating)
+        seconds = time.perf_counter() - started
+        ps = outcome["per_seat"]
+        wins = float(ps["win_share"][ps["slot"] == 0].sum())
+        lo, hi = wilson(wins, games)
+        fair = 1.0 / len(seats)
+        rows.append({"budget": int(budget), "games": games, "win_share": wins / games, "lo": float(lo), "hi": float(hi),
+                     "x_fair": wins / games / fair, "seconds": seconds})
+    return pl.DataFrame(rows)
+
+
+def main(argv=None) -> int:
+    from reports.figures import Stamp, budget_curve as figure
+    from sim.core.experiment import load_experiment
+
+    ap = argparse.ArgumentParser(prog="python -m analyses.search_curve", description=__doc__.splitlines()[0])
+    ap.add_argument("experiment")
+    ap.add_argument("--budgets", default="4,16,32", help="rollouts per decision, comma-separated")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--first-game", type=int, default=0)
+    ap.add_argument("--figure", default=None, help="write the figure here (png or pdf)")
+    args = ap.parse_args(argv)
+    try:
+        budgets = [int(b) for b in args.budgets.split(",")]
+        if not budgets or min(budgets) < 1:
+            raise ValueError
+    except ValueError:
+        print(f"error: --budgets: expected positive integers separated by commas, got {args.budgets!r}", file=sys.stderr)
+        return 2
+    try:
+        exp = load_experiment(args.experiment)
+        table = budget_curve(exp, budgets, args.games, args.first_game)
+    except InputError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    with pl.Config(tbl_rows=-1, tbl_cols=-1):
+        print(table)
+    if args.figure:
+        stamp = Stamp(exp.name, None, f"{args.games:,} games per budget", exp.config_hash(next(iter(exp.variants))),
+                      "Wilson 95 %")
+        figure(table, stamp, 1.0 / len(exp.seats)).savefig(args.figure)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,182 @@
+"""The search player (strategies/search.py): it finds a forced win, reads its own seat's
+result, never the hidden information, is reproducible in any batch, and the sampled states it
+rolls out are consistent with the observation (legal mask) in RR, AK and EN."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.core import rng
+from sim.core.errors import InputError
+from sim.core.game import get_game, take
+from sim.core.runner import play_games, play_state
+from strategies import registry
+from strategies.base import StrategyRng
+from tests import search_games
+from tests.search_games import COIN, DRAW, WIN_FIRST, WIN_SECOND
+
+DUEL = search_games.GAME
+
+
+def duel_search(**params):
+    return registry.make("search", params, DUEL, None)
+
+
+def first_decision(games=64, seed=3):
+    state = DUEL.init(search_games.Config(), None, np.arange(games), seed)
+    return state, DUEL.decider(state)
+
+
+@pytest.mark.parametrize("params, exact", [({}, False), ({"budget": 4}, False), ({"margin": 1.0}, False),
+                                           ({"narrow": 2, "samples": 2}, True), ({"budget": 400}, True)])
+def test_search_takes_the_action_that_wins_for_its_own_seat(params, exact):
+    """One action wins for the chooser, one loses, a draw and a coin share: the search never
+    takes the loss or the draw (a coin that won every rollout may tie with the sure win at a
+    small budget); with 100 rollouts per action it takes its own seat's win in every game
+    (seat 0 or 1, whatever its slot)."""
+    state, decider = first_decision()
+    strategy = duel_search(**params)
+    srng = StrategyRng(rng.stream_keys(5, np.arange(len(decider)), "strategy", 0), np.zeros(len(decider), np.int64))
+    chosen = strategy.act(DUEL.observe(state, decider), DUEL.legal_actions(state), srng)
+    win = np.where(decider == 0, WIN_FIRST, WIN_SECOND)
+    assert ((chosen == win) | (chosen == COIN)).all()
+    if exact:
+        np.testing.assert_array_equal(chosen, win)
+    assert (DUEL.slot_of(state)[np.arange(len(decider)), decider] == 1).any()    # seats differ from slots
+
+
+def test_search_wins_every_game_it_decides_whatever_its_slot():
+    """Through the runner (seating rotates, the start slot is random): the search slot wins every
+    game in which it chooses, and its mean over all games is above a random chooser's."""
+    games = 200
+    strategies = [duel_search(budget=400), registry.make("random", {}, DUEL, None)]
+    outcome, ids = play_games(DUEL, search_games.Config(), None, strategies, 11, np.arange(games))
+    state = DUEL.init(search_games.Config(), None, ids, 11)
+    ps = outcome["per_seat"]
+    chooser_slot = DUEL.slot_of(state)[np.arange(games), state.chooser]
+    mine = ps["slot"] == 0
+    share = (ps["win_share"] * mine).sum(axis=1)
+    assert (share[chooser_slot == 0] == 1).all()
+    assert share.mean() > 0.6
+
+
+def test_search_rollout_randomness_is_not_the_real_coin():
+    """The coin is hidden: the searcher values COIN at about one half (sampled), never at the
+    real coin's result; with only COIN and DRAW legal both are worth 0.5 and it plays both."""
+    state, decider = first_decision(games=200)
+    legal = DUEL.legal_actions(state)
+    legal[:, [WIN_FIRST, WIN_SECOND]] = False
+    srng = StrategyRng(rng.stream_keys(6, np.arange(len(decider)), "strategy", 0), np.zeros(len(decider), np.int64))
+    chosen = duel_search(budget=64).act(DUEL.observe(state, decider), legal, srng)
+    favoured = state.coin == decider
+    assert set(np.unique(chosen)) == {COIN, DRAW}
+    # if it read the real coin it would play COIN exactly when the coin favours it
+    assert (chosen[~favoured] == COIN).any() and (chosen[favoured] == DRAW).any()
+
+
+def test_search_checks_its_parameters():
+    with pytest.raises(InputError, match="unknown strategy"):
+        registry.make("search", {"rollout": "no_such_plan"}, DUEL, None)
+    with pytest.raises(InputError, match="budget"):
+        registry.make("search", {"budget": 0}, DUEL, None)
+    with pytest.raises(InputError, match="search itself"):
+        registry.make("search", {"rollout": "search"}, DUEL, None)
+
+
+def test_play_state_plays_a_position_as_the_runner_plays_games():
+    """``play_state`` from a set-up state gives the runner's outcome (one loop for both)."""
+    game = get_game("animal_kingdoms")
+    config = game.Config(players=4)
+    content = game.load_content(config, "test")
+    strategies = [registry.make("random", {}, game, content)] * 4
+    outcome, ids = play_games(game, config, content, strategies, 7, np.arange(6))
+    state = game.init(config, content, np.arange(6), 7)
+    keys = np.stack([rng.stream_keys(7, np.arange(6), "strategy", slot) for slot in range(4)])
+    again = play_state(game, state, strategies, keys)
+    np.testing.assert_array_equal(again["per_seat"]["score"], outcome["per_seat"]["score"])
+
+
+def test_search_rows_do_not_depend_on_the_batch():
+    """The same games played in one batch and in pieces give the same outcome (its draws come
+    from its StrategyRng only), so --jobs and --chunk cannot change the rows."""
+    game = get_game("animal_kingdoms")
+    config = game.Config(players=3)
+    content = game.load_content(config, "test")
+    strategies = [registry.make("search", {"budget": 3}, game, content)] + \
+        [registry.make("ak_greedy", {}, game, content)] * 2
+    whole, _ = play_games(game, config, content, strategies, 4, np.arange(6))
+    parts = [play_games(game, config, content, strategies, 4, np.arange(a, b))[0] for a, b in ((0, 1), (1, 6))]
+    for key in ("score", "slot", "win_share"):
+        np.testing.assert_array_equal(whole["per_seat"][key], np.concatenate([p["per_seat"][key] for p in parts]))
+
+
+def test_search_with_plan_rollouts_reaches_the_plans_fair_share():
+    """Search rolling out ``ak_early_retreat`` against three ``ak_early_retreat`` must win at
+    least about its fair share (0.25): an earlier version that read another seat's result won
+    0.008. 60 games: the bound 0.12 is more than two standard errors (0.056) below 0.25."""
+    game = get_game("animal_kingdoms")
+    config = game.Config(players=4)
+    content = game.load_content(config, "test")
+    plan = registry.make("ak_early_retreat", {}, game, content)
+    search = registry.make("search", {"budget": 24, "rollout": "ak_early_retreat"}, game, content)
+    games = 60
+    outcome, _ = play_games(game, config, content, [search, plan, plan, plan], 21, np.arange(games))
+    ps = outcome["per_seat"]
+    share = ps["win_share"][ps["slot"] == 0].sum() / games
+    assert share > 0.12, share
+
+
+# Recall is left out: random play still reaches rules its engine does not compile (it stops the
+# game, docs/recall_engine.md), so random games do not get far enough; its sample_state has its
+# own test (tests/test_recall_play.py).
+GAMES = {"red_rising": {"players": 4}, "animal_kingdoms": {"players": 4}, "explorers_of_navoria": {"players": 4}}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_sampled_states_have_the_observed_legal_mask_and_play_on(name):
+    """At decisions along random games, a state sampled from the decider's observation has the
+    real legal mask (it is consistent with what the player sees) and plays to its end without an
+    illegal action (RR: an optional effect offered for a hidden target card once led, after a
+    re-deal, to a target-card decision with no legal card)."""
+    game = get_game(name)
+    config = game.Config(**GAMES[name])
+    content = game.load_content(config, "test")
+    state = game.init(config, content, np.arange(24), 2)
+    draws = np.random.default_rng(1)
+    random = [registry.make("random", {}, game, content)] * config.players
+    checked = 0
+    for step in range(400):
+        done = game.done(state)
+        if done.all():
+            break
+        if step % 9 == 0:
+            live = np.flatnonzero(~done)
+            s = take(state, live)
+            decider = game.decider(s)
+            obs = game.observe(s, decider)
+            sample = game.sample_state(obs, rng.stream_keys(step, live, "sample"))
+            np.testing.assert_array_equal(game.legal_actions(sample), game.legal_actions(s))
+            keys = np.stack([rng.stream_keys(step, live, "strategy", k) for k in range(config.players)])
+            out = play_state(game, sample, random, keys)
+            assert out["per_seat"]["win_share"].sum(axis=1) == pytest.approx(np.ones(len(live)))
+            checked += len(live)
+        legal = game.legal_actions(state)
+        pick = np.argmax(draws.random(legal.shape) * legal, axis=1)
+        state = game.step(state, pick)
+    assert checked > 100
+
+
+def test_budget_curve_figure_and_bad_budgets(capsys):
+    """The budget-curve figure draws a table of ``analyses.search_curve``; a bad --budgets is a
+    one-line error with exit code 2."""
+    import polars as pl
+
+    from analyses.search_curve import main
+    from reports.figures import Stamp, budget_curve
+
+    table = pl.DataFrame({"budget": [8, 32], "games": [10, 10], "win_share": [0.1, 0.3], "lo": [0.02, 0.1],
+                          "hi": [0.4, 0.6], "x_fair": [0.4, 1.2], "seconds": [1.0, 2.0]})
+    fig = budget_curve(table, Stamp("x", None, "10 games per budget", "abc", "Wilson 95 %"), 0.25)
+    assert len(fig.axes[0].lines) >= 3           # the curve, fair share, target
+    assert main(["experiments/animal_kingdoms_search.toml", "--budgets", "8,x"]) == 2
+    assert "--budgets" in capsys.readouterr().err
