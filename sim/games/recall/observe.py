@@ -5,7 +5,9 @@ An observation of seat ``v`` is
 * ``m``: a copy of the state matrix with what ``v`` may not see overwritten by -1: the contents
   of face-down area tiles (tile, rotation and the fields' terrain, pigs, camp and start number),
   the old tribes and item stacks of tracks not revealed yet (RC-R163, RC-V6), and the chest
-  kinds held by the other seats (zeroed: their number stays public as ``chests``);
+  kinds held by the other seats (zeroed: their number stays public as ``chests``); the pigs on
+  the fields, pig farms and rings (``F_PIGS_ON``, ``F_FARM``, ``F_RING``, the rings of each kind
+  placed) are public and kept;
 * ``chests`` int[B, MAXP]: the number of chest tiles each seat holds;
 * ``goals`` int[B, 3]: the viewer's own goal cards (-1 = none);
 * ``goal_n`` int[B, MAXP]: how many goal cards each seat holds;
@@ -14,7 +16,7 @@ An observation of seat ``v`` is
 ``sample_state(obs, keys)`` deals what the viewer does not know at random (for the lookahead
 strategies): the chest stack, the unseen part of the green and grey decks, the other seats'
 goal cards, the old tribes and item stacks not revealed, the face-down area tiles and the
-future bag draws. The pools are what the viewer can count (a good approximation: chest tiles
+future bag and ring draws. The pools are what the viewer can count (a good approximation: chest tiles
 used and items gained from stacks are not subtracted).
 
 The hidden matrix (chest stack, green and grey deck order, goal cards of others, the old-tribe
@@ -106,6 +108,9 @@ def sample_state(obs: Obs, keys) -> st.State:
     s.m[:] = obs.m
     s.legal[:] = obs.legal
     s.bag_key[:] = rng.stream_keys(0, keys, "sample_bag")
+    ring_key = rng.stream_keys(0, keys, "sample_rings")      # the rings left are public (m), their draw order not
+    for w in range(4):
+        s.hidden[:, st.H_RINGKEY + w] = (ring_key >> np.uint64(16 * w)) & np.uint64(0xFFFF)
     draw = lambda purpose, n: rng.uniform(rng.stream_keys(0, keys, purpose)[:, None], np.arange(n)[None, :])  # noqa: E731
     own = s.seat(st.P_AVAIL, st.K_MAX)[:, :, :len(ct.key_cards)].sum(axis=1).astype(np.int64)
     slots = s.seat(st.P_SLOT, 6).reshape(B, -1)
