@@ -51,9 +51,10 @@ SWITCHES = [
 CONFIGS = [dict(players=n) for n in (1, 2, 3, 4)] + [dict(players=n, **sw) for sw in SWITCHES for n in (1, 2, 3, 4)]
 CONFIGS.append(dict(players=1, solo_goals="keep_three"))
 CONFIGS.append(dict(players=1, solo_goals="keep_three", tribe_draft="custom"))
-SCARCE_DIR = pathlib.Path(__file__).parent / "data" / "recall_scarce"
-SCARCE = {f"{f.stem}_file": str(f) for f in sorted(SCARCE_DIR.iterdir())}   # Config keys: key_cards_file, ...
+CONTENT = {name: {f"{f.stem}_file": str(f) for f in sorted((pathlib.Path(__file__).parent / "data" / f"recall_{name}").iterdir())}
+           for name in ("scarce", "pigs")}      # Config keys: key_cards_file, ...
 SCARCE_CONFIGS = [dict(players=n, content="scarce") for n in (1, 2, 3, 4)]
+PIG_CONFIGS = [dict(players=n, content="pigs") for n in (2, 3, 4)]   # grain next to the start fields
 CI_GAMES = 12
 KINDS: collections.Counter = collections.Counter()     # decisions compared per kind (printed by ``main``)
 STOPS: collections.Counter = collections.Counter()     # games stopped per reason (``G_STOP``)
@@ -68,10 +69,12 @@ EDGE_NAMES = ("yellow stacks empty", "green offer empty", "grey offer empty", "a
 
 
 def _config(spec: dict) -> Config:
-    """The ``Config`` of a configuration; ``content="scarce"`` names the scarce content files."""
+    """The ``Config`` of a configuration; ``content="scarce"`` / ``"pigs"`` names those content files
+    (tests/data/recall_scarce/, tests/data/recall_pigs/)."""
     spec = dict(spec)
-    if spec.pop("content", None) == "scarce":
-        spec.update(SCARCE)
+    name = spec.pop("content", None)
+    if name:
+        spec.update(CONTENT[name])
     return Config(**spec)
 
 
@@ -278,8 +281,10 @@ def test_engine_matches_oracle_with_abilities_used(players):
 @pytest.mark.parametrize("players", (2, 3, 4))
 def test_engine_matches_oracle_with_pigs_and_rings(players):
     """RC-R210..R215, RC-R233, RC-R234, RC-A31, RC-A46, RC-A57, RC-A72: the same with the ``PIGS``
-    policy: Dorian's farms, pigs taken along (``move_pigs``) and paying first, rings placed."""
-    assert run(dict(players=players), 2 * CI_GAMES, 3500 + players, 500_000, PIGS) >= CI_GAMES
+    policy: Dorian's farms, pigs taken along (``move_pigs``) and paying first, rings placed; on the
+    default content and on the ``pigs`` content (grain next to the start fields: farms often)."""
+    assert run(dict(players=players), CI_GAMES, 3500 + players, 500_000, PIGS) >= CI_GAMES
+    assert run(dict(players=players, content="pigs"), CI_GAMES, 3600 + players, 600_000, PIGS) >= CI_GAMES
 
 
 def test_replay_plays_one_recorded_game_alone():
@@ -314,6 +319,14 @@ def test_engine_matches_oracle_on_scarce_content(players):
     assert [e for e in EDGE_NAMES if e not in rare and EDGES[e] == 0] == [], EDGES
 
 
+def _progress(run_, spec, games, *args) -> int:
+    """``run`` one batch and print a line (a long count shows how far it got)."""
+    n = run_(spec, games, *args)
+    names = {SAFE: "SAFE", MOVER: "MOVER", BUILDER: "BUILDER", GAINER: "GAINER", USER: "USER", PIGS: "PIGS"}
+    print(f"  {spec} x {games} {names[args[2] if len(args) > 2 else SAFE]}: {n} decisions equal", flush=True)
+    return n
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000,
@@ -328,21 +341,26 @@ def main(argv=None):
     total_games = total = 0
     for number, spec in enumerate(CONFIGS):
         games = args.games if len(spec) == 1 else max(1, args.games // 10)
-        total += run(spec, games, 9000 + number, 13 * number)
+        total += _progress(run, spec, games, 9000 + number, 13 * number)
         total_games += games
         if len(spec) == 1:
-            total += run(spec, games, 7000 + number, 100_000, MOVER)
-            total += run(spec, games, 6000 + number, 200_000, BUILDER, FREE)
-            total += run(spec, games, 5000 + number, 300_000, GAINER)
-            total += run(spec, games, 4000 + number, 400_000, USER)
-            total += run(spec, games, 3500 + number, 500_000, PIGS)
+            total += _progress(run, spec, games, 7000 + number, 100_000, MOVER)
+            total += _progress(run, spec, games, 6000 + number, 200_000, BUILDER, FREE)
+            total += _progress(run, spec, games, 5000 + number, 300_000, GAINER)
+            total += _progress(run, spec, games, 4000 + number, 400_000, USER)
+            total += _progress(run, spec, games, 3500 + number, 500_000, PIGS)
             total_games += 5 * games
     for number, spec in enumerate(SCARCE_CONFIGS):        # every policy on the scarce content
         games = max(1, args.games // 10)
         for j, (prefer, avoid) in enumerate(((SAFE, ()), (MOVER, ()), (BUILDER, FREE), (GAINER, ()))):
-            total += run(spec, games, 3000 + 10 * number + j, 400_000 + 10_000 * j, prefer, avoid)
+            total += _progress(run, spec, games, 3000 + 10 * number + j, 400_000 + 10_000 * j, prefer, avoid)
             total_games += games
-    print(f"{total_games} games in {len(CONFIGS) + len(SCARCE_CONFIGS)} configurations, {total} decisions compared, "
+    for number, spec in enumerate(PIG_CONFIGS):           # pig games: the default and the tile presence
+        games = max(1, args.games // 2)
+        for j, sw in enumerate(({}, dict(dorian_presence="tile"))):
+            total += _progress(run, {**spec, **sw}, games, 3600 + 10 * number + j, 600_000 + 10_000 * j, PIGS)
+            total_games += games
+    print(f"{total_games} games in {len(CONFIGS) + len(SCARCE_CONFIGS) + 2 * len(PIG_CONFIGS)} configurations, {total} decisions compared, "
           f"all equal ({time.time() - t0:.0f} s)")
     print("decisions by kind:", ", ".join(f"{k} {v}" for k, v in KINDS.most_common()))
     print("games by end:", ", ".join(f"{k or '?'} {v}" for k, v in STOPS.most_common()))
