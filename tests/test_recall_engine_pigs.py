@@ -329,3 +329,26 @@ def test_pig_farm_end_points_under_both_presence_readings_rc_r214_rc_r215_rc_a57
         assert pig_farms(s).tolist() == [[seat0, 0]]
         _own(t, g, "Dorian", p=1)
         assert pig_farms(s).tolist() == [[seat0, seat1]]
+
+
+# ---- what a player observes -----------------------------------------------------------------------------
+
+def test_pigs_farms_and_rings_are_public_and_kept_by_sample_state_rc_a68():
+    """Pigs on a field, a farm and a ring (and the rings of each kind placed) are in every
+    player's observation and in a state sampled from it; the ring draws to come are not known:
+    the sampled state has its own key for them."""
+    from sim.games.recall.observe import observe, sample_state
+    t, s, g = _at_main()
+    _pigs(t, g, "L.3", 2)
+    g[st.F_FARM + _f(t, "L.6")] = 1
+    g[st.F_RING + _f(t, "L.2")] = 1
+    g[st.G_RINGS], g[st.G_RING_USED + 4] = 1, 1
+    cols = [st.F_PIGS_ON + _f(t, "L.3"), st.F_FARM + _f(t, "L.6"), st.F_RING + _f(t, "L.2"), st.G_RINGS,
+            st.G_RING_USED + 4, st.G_PIGS_OUT]
+    for viewer in (0, 1):
+        obs = observe(s, [viewer])
+        assert obs.m[0, cols].tolist() == [2, 1, 1, 1, 1, 2]
+        sampled = sample_state(obs, np.array([7], dtype=np.uint64))
+        assert sampled.m[0, cols].tolist() == [2, 1, 1, 1, 1, 2]
+        words = sampled.hidden[0, st.H_RINGKEY:st.H_RINGKEY + 4]
+        assert (words >= 0).all() and words.tolist() != s.hidden[0, st.H_RINGKEY:st.H_RINGKEY + 4].tolist()
