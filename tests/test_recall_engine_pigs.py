@@ -352,3 +352,30 @@ def test_pigs_farms_and_rings_are_public_and_kept_by_sample_state_rc_a68():
         assert sampled.m[0, cols].tolist() == [2, 1, 1, 1, 1, 2]
         words = sampled.hidden[0, st.H_RINGKEY:st.H_RINGKEY + 4]
         assert (words >= 0).all() and words.tolist() != s.hidden[0, st.H_RINGKEY:st.H_RINGKEY + 4].tolist()
+
+
+def test_water_group_takes_pigs_along_and_they_pay_first_on_the_water_rc_r212_rc_a72_rc_a7():
+    """Seat 0 (Dorian) has 2 followers and 2 pigs on BM_grey (next to river.5..7); river.6 holds a
+    white artifact in seat 0's third box (2 followers). ``water_count`` 1, ``move_pigs`` 0..2 (2):
+    the group of 1 follower + 2 pigs may enter river.6 (3 >= 2) and its 2 pigs pay the artifact,
+    back to the pig supply; the follower goes on. With 1 pig along and 2 followers, the pig and 1
+    follower pay (the follower to the supply)."""
+    for count, pigs, group_after, supply_back in ((1, 2, 1, 0), (2, 1, 1, 1)):
+        t, s, g = _at_main()
+        _own(t, g, "Dorian")
+        _put(t, g, 0, "BM_grey", 2)
+        _pigs(t, g, "BM_grey", 2)
+        g[st.F_ART + _f(t, "river.6")] = 0
+        g[_col(0, st.P_ARTS)] = 2
+        g[st.G_PHASE], g[st.G_W_RET] = st.PH_W_FROM, st.PH_MAIN
+        supply = int(g[_col(0, st.P_SUPPLY)])
+        _run(s)
+        _step(t, s, "field:BM_grey")
+        _step(t, s, f"count:{count}")
+        assert _kind(s) == "move_pigs" and _names(t, s) == ["opt:0", "opt:1", "opt:2"]
+        _step(t, s, f"opt:{pigs}")
+        assert g[st.G_W_GROUP] == count and g[st.G_W_PIGS] == pigs and _on(t, g, "BM_grey") == (2 - count, 2 - pigs)
+        assert _kind(s) == "water_step" and "field:river.6" in _names(t, s)
+        _step(t, s, "field:river.6")
+        assert g[st.G_W_GROUP] == group_after and g[st.G_W_PIGS] == 0 and g[st.G_PIGS_OUT] == 2 - pigs
+        assert g[_col(0, st.P_ARTS)] == 3 and g[_col(0, st.P_SUPPLY)] == supply + supply_back
