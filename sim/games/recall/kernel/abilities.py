@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import abilities_2, abilities_3, common, frames, movement, pigs, queue, rafts
+from sim.games.recall.kernel import abilities_2, abilities_3, chests, common, frames, movement, pigs, queue, rafts
 from sim.games.recall.kernel.abilities_2 import use_coded_2
 from sim.games.recall.kernel.abilities_3 import use_coded_3
 from sim.games.recall.kernel.rafts import removed
@@ -37,7 +37,7 @@ from sim.games.recall.state import (
     K_ABILITY_COUNT, K_ABILITY_FIELD, PH_ABILITY_FIELD, PH_KSTEP, PH_PLACE, P_CR, P_FOL, P_SCORE,
     P_SUPPLY)
 
-kernel_cache.watch(__file__, st, abilities_2, abilities_3, common, frames, movement, pigs, queue, rafts)
+kernel_cache.watch(__file__, st, abilities_2, abilities_3, chests, common, frames, movement, pigs, queue, rafts)
 
 
 @kernel

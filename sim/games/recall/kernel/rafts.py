@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, movement, pigs
+from sim.games.recall.kernel import common, frames, movement, pigs
 from sim.games.recall.kernel.common import C_T_NEIGH, kernel, seat
 from sim.games.recall.kernel.movement import pay_followers
 from sim.games.recall.kernel.pigs import pay_pigs_first
 from sim.games.recall.state import G_NP, P_FOL, P_RAFT, P_RAFT_N
 
-kernel_cache.watch(__file__, st, common, movement, pigs)
+kernel_cache.watch(__file__, st, common, frames, movement, pigs)
 
 
 @kernel

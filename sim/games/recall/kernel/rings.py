@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, chests, explore, frames, movement, rafts
+from sim.games.recall.kernel import common, chests, explore, frames, movement, pigs, queue, rafts
 from sim.games.recall.kernel.common import (
     C_NOORD, C_NRINGK, C_O_FIELD, C_RINGS, C_T_RING, C_T_RING_N, kernel, seat)
 from sim.games.recall.kernel.explore import uniform
@@ -26,7 +26,7 @@ from sim.games.recall.state import (
     F_CAMP, F_RING, G_ABIL_RET, G_HERE, G_NF, G_PHASE, G_RINGS, G_RING_USED, H_RINGKEY,
     K_ABILITY_FIELD, PH_RING, P_FOL, P_OWN)
 
-kernel_cache.watch(__file__, st, common, chests, explore, frames, movement, rafts)
+kernel_cache.watch(__file__, st, common, chests, explore, frames, movement, pigs, queue, rafts)
 
 
 @kernel
