@@ -7,7 +7,8 @@ part of the rules (docs/recall_engine.md); a game that reaches a rule it does no
 (``K_STOP``) and leaves the comparison. To go deep, the random policy prefers (4 in 5) the
 actions whose consequences are compiled: ``end``, ``recall``, ``play``, ``opt``; ``MOVER`` also
 picks items and moves followers, ``BUILDER`` never recalls and avoids free actions, so that
-development actions and explorations are reached often, ``USER`` uses abilities as free actions.
+development actions and explorations are reached often, ``USER`` uses abilities as free actions,
+``PIGS`` also places rings and moves pigs (Dorian's farms, ``move_pigs``, Noorderling's rings).
 The harness compares every decision before the stop and the action names of the whole action
 space; ``main`` prints how often each decision kind was compared, how the games ended and how
 many games reached each edge case (``EDGES``). The configurations ``content="scarce"`` use the
@@ -15,14 +16,18 @@ content files of tests/data/recall_scarce/ (few key cards and chest tiles, short
 artifact rows, a low crystal limit), so that those edge cases happen often.
 
 Full count (docs/recall_engine.md records its result): ``make crosscheck-recall``, i.e.
-``/work/main/.venv/bin/python -m tests.test_recall_crosscheck --games 2000``
+``/work/main/.venv/bin/python -m tests.test_recall_crosscheck --games 2000``. A disagreement
+writes the game's actions to a file named in the message; ``--replay FILE`` (``replay``) plays
+that one game alone on one engine game and one oracle, in seconds once compiled.
 """
 from __future__ import annotations
 
 import argparse
 import collections
 import dataclasses
+import json
 import pathlib
+import tempfile
 import time
 
 import numpy as np
@@ -46,13 +51,16 @@ SWITCHES = [
 CONFIGS = [dict(players=n) for n in (1, 2, 3, 4)] + [dict(players=n, **sw) for sw in SWITCHES for n in (1, 2, 3, 4)]
 CONFIGS.append(dict(players=1, solo_goals="keep_three"))
 CONFIGS.append(dict(players=1, solo_goals="keep_three", tribe_draft="custom"))
-SCARCE_DIR = pathlib.Path(__file__).parent / "data" / "recall_scarce"
-SCARCE = {f"{f.stem}_file": str(f) for f in sorted(SCARCE_DIR.iterdir())}   # Config keys: key_cards_file, ...
+CONTENT = {name: {f"{f.stem}_file": str(f) for f in sorted((pathlib.Path(__file__).parent / "data" / f"recall_{name}").iterdir())}
+           for name in ("scarce", "pigs")}      # Config keys: key_cards_file, ...
 SCARCE_CONFIGS = [dict(players=n, content="scarce") for n in (1, 2, 3, 4)]
+PIG_CONFIGS = [dict(players=n, content="pigs") for n in (2, 3, 4)]   # grain next to the start fields
 CI_GAMES = 12
 KINDS: collections.Counter = collections.Counter()     # decisions compared per kind (printed by ``main``)
 STOPS: collections.Counter = collections.Counter()     # games stopped per reason (``G_STOP``)
 EDGES: collections.Counter = collections.Counter()     # games that reached each edge case (``_edges``)
+PLAYED: collections.Counter = collections.Counter()    # ``use:Dorian`` and ``ring`` played, pig farms placed
+COUNTED = ("use:Dorian", "ring")
 EDGE_NAMES = ("yellow stacks empty", "green offer empty", "grey offer empty", "artifact row full",
               "chest stack empty", "chests reshuffled", "more than 8 reshuffles", "crystals above the limit",
               "crystals lost at the limit",
@@ -61,10 +69,12 @@ EDGE_NAMES = ("yellow stacks empty", "green offer empty", "grey offer empty", "a
 
 
 def _config(spec: dict) -> Config:
-    """The ``Config`` of a configuration; ``content="scarce"`` names the scarce content files."""
+    """The ``Config`` of a configuration; ``content="scarce"`` / ``"pigs"`` names those content files
+    (tests/data/recall_scarce/, tests/data/recall_pigs/)."""
     spec = dict(spec)
-    if spec.pop("content", None) == "scarce":
-        spec.update(SCARCE)
+    name = spec.pop("content", None)
+    if name:
+        spec.update(CONTENT[name])
     return Config(**spec)
 
 
@@ -135,10 +145,55 @@ GAINER = ("chest", "pick", "opt", "play", "end")  # uses chests and picks items:
                                                   # and choices, keys, free activations, reshuffles
 USER = ("use", "field", "count", "pick", "opt", "play")   # uses abilities as free actions and builds:
                                                   # islands, rafts and their reaction, Hayla's moves
+PIGS = ("use", "ring", "field", "opt", "count", "pick", "play")   # USER and rings: Dorian's farms
+                                                  # (its ``field``), ``opt`` in ``move_pigs``, rings
+
+
+def _compare(state, i, o, where, t) -> str:
+    """The engine's game i against its oracle at the pending decision: decider, kind, mask."""
+    kind = state.m[i, st.G_KIND]
+    assert state.m[i, st.G_DEC] == o.decider, f"{where}: decider {state.m[i, st.G_DEC]} != {o.decider}"
+    assert st.KIND_NAMES[kind] == o.kind, f"{where}: kind {st.KIND_NAMES[kind]} != {o.kind}"
+    diff = np.flatnonzero(state.legal[i] != np.asarray(o.legal_mask()))
+    assert len(diff) == 0, f"{where}, {o.kind}: legal actions differ at {[t.action_names[a] for a in diff]}"
+    return o.kind
+
+
+def _record(spec, seed, game, names) -> str:
+    """Write one game's actions for ``replay`` (``--replay FILE``); returns the file's name."""
+    path = pathlib.Path(tempfile.gettempdir()) / f"recall_crosscheck_{seed}_{game}.json"
+    path.write_text(json.dumps(dict(spec=spec, seed=seed, game=game, names=names)))
+    return str(path)
+
+
+def replay(spec: dict, seed: int, game: int, names) -> int:
+    """Play one recorded game alone (``names``: its action names in order) on one engine game and
+    one oracle, comparing every decision as ``run`` does and the outcome if it ends; returns the
+    decisions compared. For reproducing a disagreement of a long run in seconds."""
+    config = _config(spec)
+    content = load_content(config)
+    t = engine.build_tables(config, content)
+    state = engine.init(t, [game], seed)
+    o = RcOracle(config, content, seed, int(game))
+    index = {n: a for a, n in enumerate(t.action_names)}
+    compared = 0
+    for j, name in enumerate(list(names) + [None]):
+        kind = state.m[0, st.G_KIND]
+        if kind == st.K_STOP or kind == st.K_DONE:
+            break
+        _compare(state, 0, o, f"{spec}, game {game}, decision {j} after {list(names)[max(0, j - 12):j]}", t)
+        compared += 1
+        if name is None:
+            break
+        state = engine.step(state, np.array([index[name]], dtype=np.int64))
+        o.step(index[name])
+    _compare_outcomes(state, [o], spec, [game])
+    return compared
 
 
 def run(spec: dict, games: int, seed: int, first: int = 0, prefer=SAFE, avoid=()) -> int:
-    """Lockstep run of ``games`` games of one configuration; returns the decisions compared."""
+    """Lockstep run of ``games`` games of one configuration; returns the decisions compared. A
+    disagreement names the file with that game's actions (``replay``)."""
     config = _config(spec)
     content = load_content(config)
     t = engine.build_tables(config, content)
@@ -162,18 +217,18 @@ def run(spec: dict, games: int, seed: int, first: int = 0, prefer=SAFE, avoid=()
                 assert o.done and o.decider == -1, f"{spec}, game {ids[i]}: the engine ended, the oracle did not"
                 continue
             where = f"{spec}, game {ids[i]} after {history[i][-12:]}"
-            assert state.m[i, st.G_DEC] == o.decider, f"{where}: decider {state.m[i, st.G_DEC]} != {o.decider}"
-            assert st.KIND_NAMES[kind[i]] == o.kind, f"{where}: kind {st.KIND_NAMES[kind[i]]} != {o.kind}"
-            diff = np.flatnonzero(state.legal[i] != np.asarray(o.legal_mask()))
-            assert len(diff) == 0, f"{where}, {o.kind}: legal actions differ at {[t.action_names[a] for a in diff]}"
+            try:
+                KINDS[_compare(state, i, o, where, t)] += 1
+            except AssertionError as e:
+                raise AssertionError(f"{e} (replay: {_record(spec, seed, int(ids[i]), history[i])})") from None
             compared += 1
-            KINDS[o.kind] += 1
         idx = np.flatnonzero((kind != st.K_STOP) & (kind != st.K_DONE))
         if len(idx) == 0:
             _compare_outcomes(state, oracles, spec, ids)
             STOPS.update(st.STOP_REASONS[r] for r in state.m[kind == st.K_STOP, st.G_STOP])
             STOPS["(finished)"] += int((kind == st.K_DONE).sum())
             EDGES.update({name: int(n) for name, n in zip(EDGE_NAMES, reached.sum(axis=0))})
+            PLAYED["pig farms"] += int(state.m[:, st.G_FARMS].sum())
             return compared
         actions = np.array([_choose(rng, state.legal[i], safe, never) for i in idx], dtype=np.int64)
         part = engine.step(take(state, idx), actions)
@@ -181,6 +236,8 @@ def run(spec: dict, games: int, seed: int, first: int = 0, prefer=SAFE, avoid=()
         for i, a in zip(idx, actions):
             oracles[i].step(int(a))
             history[i].append(t.action_names[a])
+            if t.action_names[a] in COUNTED:
+                PLAYED[t.action_names[a]] += 1
 
 
 @pytest.mark.parametrize("number", range(len(CONFIGS)))
@@ -221,6 +278,32 @@ def test_engine_matches_oracle_with_abilities_used(players):
     assert run(dict(players=players), 2 * CI_GAMES, 4000 + players, 400_000, USER) >= CI_GAMES
 
 
+@pytest.mark.parametrize("players", (2, 3, 4))
+def test_engine_matches_oracle_with_pigs_and_rings(players):
+    """RC-R210..R215, RC-R233, RC-R234, RC-A31, RC-A46, RC-A57, RC-A72: the same with the ``PIGS``
+    policy: Dorian's farms, pigs taken along (``move_pigs``) and paying first, rings placed; on the
+    default content and on the ``pigs`` content (grain next to the start fields: farms often)."""
+    assert run(dict(players=players), CI_GAMES, 3500 + players, 500_000, PIGS) >= CI_GAMES
+    assert run(dict(players=players, content="pigs"), CI_GAMES, 3600 + players, 600_000, PIGS) >= CI_GAMES
+
+
+def test_replay_plays_one_recorded_game_alone():
+    """``replay`` reproduces a game of ``run`` from its action names: every decision compared."""
+    spec, seed, game = dict(players=2), 77, 5
+    config = _config(spec)
+    t = engine.build_tables(config, load_content(config))
+    state = engine.init(t, [game], seed)
+    rng = np.random.default_rng(1)
+    names = []
+    for _ in range(60):
+        if state.m[0, st.G_KIND] in (st.K_STOP, st.K_DONE):
+            break
+        a = int(rng.choice(np.flatnonzero(state.legal[0])))
+        names.append(t.action_names[a])
+        state = engine.step(state, np.array([a], dtype=np.int64))
+    assert replay(spec, seed, game, names) == len(names) + (state.m[0, st.G_KIND] not in (st.K_STOP, st.K_DONE))
+
+
 @pytest.mark.parametrize("players", (2, 4))
 def test_engine_matches_oracle_on_scarce_content(players):
     """RC-R191, RC-A21 (empty key-card offer), RC-R105, RC-A67 (full artifact row), RC-A27 (chest
@@ -236,33 +319,53 @@ def test_engine_matches_oracle_on_scarce_content(players):
     assert [e for e in EDGE_NAMES if e not in rare and EDGES[e] == 0] == [], EDGES
 
 
+def _progress(run_, spec, games, *args) -> int:
+    """``run`` one batch and print a line (a long count shows how far it got)."""
+    n = run_(spec, games, *args)
+    names = {SAFE: "SAFE", MOVER: "MOVER", BUILDER: "BUILDER", GAINER: "GAINER", USER: "USER", PIGS: "PIGS"}
+    print(f"  {spec} x {games} {names[args[2] if len(args) > 2 else SAFE]}: {n} decisions equal", flush=True)
+    return n
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000,
                     help="games per player count and policy (switches and scarce content: a tenth)")
+    ap.add_argument("--replay", metavar="FILE", help="replay one recorded game (the file a disagreement names)")
     args = ap.parse_args(argv)
+    if args.replay:
+        rec = json.loads(pathlib.Path(args.replay).read_text())
+        print(f"{replay(rec['spec'], rec['seed'], rec['game'], rec['names'])} decisions compared, all equal")
+        return
     t0 = time.time()
     total_games = total = 0
     for number, spec in enumerate(CONFIGS):
         games = args.games if len(spec) == 1 else max(1, args.games // 10)
-        total += run(spec, games, 9000 + number, 13 * number)
+        total += _progress(run, spec, games, 9000 + number, 13 * number)
         total_games += games
         if len(spec) == 1:
-            total += run(spec, games, 7000 + number, 100_000, MOVER)
-            total += run(spec, games, 6000 + number, 200_000, BUILDER, FREE)
-            total += run(spec, games, 5000 + number, 300_000, GAINER)
-            total += run(spec, games, 4000 + number, 400_000, USER)
-            total_games += 4 * games
+            total += _progress(run, spec, games, 7000 + number, 100_000, MOVER)
+            total += _progress(run, spec, games, 6000 + number, 200_000, BUILDER, FREE)
+            total += _progress(run, spec, games, 5000 + number, 300_000, GAINER)
+            total += _progress(run, spec, games, 4000 + number, 400_000, USER)
+            total += _progress(run, spec, games, 3500 + number, 500_000, PIGS)
+            total_games += 5 * games
     for number, spec in enumerate(SCARCE_CONFIGS):        # every policy on the scarce content
         games = max(1, args.games // 10)
         for j, (prefer, avoid) in enumerate(((SAFE, ()), (MOVER, ()), (BUILDER, FREE), (GAINER, ()))):
-            total += run(spec, games, 3000 + 10 * number + j, 400_000 + 10_000 * j, prefer, avoid)
+            total += _progress(run, spec, games, 3000 + 10 * number + j, 400_000 + 10_000 * j, prefer, avoid)
             total_games += games
-    print(f"{total_games} games in {len(CONFIGS) + len(SCARCE_CONFIGS)} configurations, {total} decisions compared, "
+    for number, spec in enumerate(PIG_CONFIGS):           # pig games: the default and the tile presence
+        games = max(1, args.games // 2)
+        for j, sw in enumerate(({}, dict(dorian_presence="tile"))):
+            total += _progress(run, {**spec, **sw}, games, 3600 + 10 * number + j, 600_000 + 10_000 * j, PIGS)
+            total_games += games
+    print(f"{total_games} games in {len(CONFIGS) + len(SCARCE_CONFIGS) + 2 * len(PIG_CONFIGS)} configurations, {total} decisions compared, "
           f"all equal ({time.time() - t0:.0f} s)")
     print("decisions by kind:", ", ".join(f"{k} {v}" for k, v in KINDS.most_common()))
     print("games by end:", ", ".join(f"{k or '?'} {v}" for k, v in STOPS.most_common()))
     print("games reaching each edge case:", ", ".join(f"{k} {EDGES[k]}" for k in EDGE_NAMES))
+    print("played:", ", ".join(f"{k} {PLAYED[k]}" for k in COUNTED + ("pig farms",)))
 
 
 if __name__ == "__main__":

@@ -197,14 +197,14 @@ def test_an_illegal_action_is_refused_before_any_game_moves():
 
 
 def test_a_game_stopped_at_a_rule_not_compiled_is_refused():
-    """Dorian's pig farm (a coded ability) is not compiled yet: the game stops, and stepping it is refused."""
+    """A pending list beyond its size (``PEND_MAX``, a limit of the state, not a rule) stops the
+    game (reason "pick"), and stepping it is refused."""
     t = _tables(players=2, tribe_draft="random")
     s = engine.init(t, [0], SEED)
-    dorian = t.ability_names.index("Dorian")
-    s.m[0, st.seat_col(0, st.P_OWN + dorian)] = 1
     _run(s)
-    engine.step(s, [t.action_names.index("use:Dorian")])
-    assert s.m[0, st.G_KIND] == st.K_STOP and st.STOP_REASONS[s.m[0, st.G_STOP]] == "ability"
+    s.m[0, st.G_PEND_N] = st.PEND_MAX
+    engine.step(s, [t.action_names.index("play:W0:A")])
+    assert s.m[0, st.G_KIND] == st.K_STOP and st.STOP_REASONS[s.m[0, st.G_STOP]] == "pick"
     assert not s.legal[0].any() and s.m[0, st.G_DEC] == -1
     with pytest.raises(NotImplementedError, match="not compiled yet"):
         engine.step(s, [0])

@@ -131,7 +131,7 @@ def _perturb(s, viewer, seed):
                 ba, bc = m[col + 7 * a:col + 7 * a + 7].copy(), m[col + 7 * c:col + 7 * c + 7].copy()
                 m[col + 7 * a:col + 7 * a + 7], m[col + 7 * c:col + 7 * c + 7] = bc, ba
     o.bag_key[:] = rng.stream_keys(seed, np.arange(s.batch), "other bag")
-    for col in (st.H_BAGKEY, st.H_CHEST_KEY):              # the kernel's bag and chest stream keys
+    for col in (st.H_BAGKEY, st.H_CHEST_KEY, st.H_RINGKEY):  # the kernel's bag, chest and ring stream keys
         o.hidden[:, col:col + 4] = r.integers(0, 1 << 16, (s.batch, 4))
     return o
 
@@ -309,8 +309,8 @@ def test_compiled_observation_equals_observe_RC_A68(players):
 
 
 def test_a_sampled_state_deals_its_own_bag_and_chest_streams_RC_A27_RC_S8():
-    """A sampled state never keeps the real game's ``chests`` (RC-A27: reshuffles) or ``bag`` stream
-    key (RC-S8: future draws), nor one fixed key: each sample key deals other keys, the same key
+    """A sampled state never keeps the real game's ``chests`` (RC-A27: reshuffles), ``bag`` (RC-S8:
+    future draws) or ``rings`` stream key (RC-R233: the order of the rings left), nor one fixed key: each sample key deals other keys, the same key
     the same state; the kernel's bag key is the state's ``bag_key``. Its green and grey decks below
     the cards turned hold exactly the cards of each kind the viewer has not seen."""
     s = _midgame(3, 40)
@@ -318,8 +318,8 @@ def test_a_sampled_state_deals_its_own_bag_and_chest_streams_RC_A27_RC_S8():
     obs = observe(s, viewer)
     keys = np.arange(s.batch, dtype=np.uint64) * 7 + 1
     a, again, other = sample_state(obs, keys), sample_state(obs, keys), sample_state(obs, keys + 1000)
-    cols = slice(st.H_CHEST_KEY, st.H_BAGKEY + 4)
-    for c in (st.H_CHEST_KEY, st.H_BAGKEY):
+    cols = slice(st.H_CHEST_KEY, st.H_RINGKEY + 4)
+    for c in (st.H_CHEST_KEY, st.H_BAGKEY, st.H_RINGKEY):
         words = a.hidden[:, c:c + 4]
         assert not (words == s.hidden[:, c:c + 4]).all(axis=1).any(), c
         assert (words != other.hidden[:, c:c + 4]).any(axis=1).all(), c

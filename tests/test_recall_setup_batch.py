@@ -107,6 +107,8 @@ def reference_setup(t, board, g: np.ndarray, h: np.ndarray, seed: int, game: int
     _put(h, st.H_OLDI, rng.permutations(keys("old_items"), r_i)[0])
     key = int(rng.stream_keys(seed, [game], "chests")[0])   # RC-A27: the reshuffles' keys derive from it
     _put(h, st.H_CHEST_KEY, [(key >> (16 * w)) & 0xFFFF for w in range(4)])
+    key = int(rng.stream_keys(seed, [game], "rings")[0])
+    _put(h, st.H_RINGKEY, [(key >> (16 * w)) & 0xFFFF for w in range(4)])
     g[st.G_CARD] = g[st.G_FIELD] = g[st.G_KUP] = -1
     for p in range(n):
         b = st.SEAT0 + p * st.SW

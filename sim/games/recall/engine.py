@@ -86,7 +86,7 @@ def build_tables(config, content: Content) -> Tables:
              "abilities": (len(ab_names), st.U_MAX), "chest kinds": (len(content.chest_tiles), st.C_MAX),
              "tribes": (len(content.tribes), st.TRIBES_MAX), "items": (len(content.items), st.ITEMS_MAX),
              "slots": (len(content.map.slots), st.S_MAX), "camps": (len(content.camps), st.BITS_MAX),
-             "sanctuaries": (len(content.board.sanctuaries), st.BITS_MAX)}
+             "sanctuaries": (len(content.board.sanctuaries), st.BITS_MAX), "ring kinds": (len(content.rings), st.RING_MAX)}
     for what, (n, cap) in sizes.items():
         if n > cap:
             raise ValueError(f"recall engine: {n} {what} in the content, the state holds at most {cap}")
@@ -123,6 +123,8 @@ def build_tables(config, content: Content) -> Tables:
         (kernel.C_T_ACOST, list(content.board.artifact_rows.follower_cost)),
         (kernel.C_T_YELLOW, [i for i, k in enumerate(content.key_cards) if KEY_COLOURS[k.colour] == "yellow"]),
         (kernel.C_T_KCOLOUR, [k.colour for k in content.key_cards]),
+        (kernel.C_T_RING, [eid[("ring", k)] for k in range(len(content.rings))]),
+        (kernel.C_T_RING_N, [r.count for r in content.rings]),
         (kernel.C_T_COVERED, [eid[("covered", c, col)] for c, row in enumerate(content.board.artifact_rows.covered)
                               for col in range(len(row))]),
         *_development_tables(content, board, eid),
@@ -167,6 +169,10 @@ def build_tables(config, content: Content) -> Tables:
             (kernel.C_GOLIATH, "Goliath"), (kernel.C_K01, "K-01"), (kernel.C_PORTAAL, "Portaal"),
             (kernel.C_ENTERIN, "Enterin"), (kernel.C_VINDER, "Vinder"), (kernel.C_HAYLA, "Hayla"))},
         kernel.C_NISLANDS: content.setup.islands, kernel.C_FOREST: terrains.index("forest"),
+        kernel.C_DORIAN: ab_names.index("Dorian") if "Dorian" in ab_names else -1,
+        kernel.C_NPIGS: content.setup.pigs, kernel.C_NFARMS: content.setup.pig_farms,
+        kernel.C_DPTILE: int(config.dorian_presence == "tile"), kernel.C_GRAIN: terrains.index("grain"),
+        kernel.C_NRINGK: len(content.rings),
         kernel.C_SANCT_ART: sum(1 << k for k, r in enumerate(content.board.sanctuaries)
                                 if [a.op for item in r for a in item] == ["ART_DISPLAY"]),
         kernel.C_WSW: max(len(c) for c in content.board.workshops), kernel.C_NMON: len(content.board.monuments),

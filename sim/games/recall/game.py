@@ -30,8 +30,7 @@ from sim.games.recall.value import compiled_position_value
 
 
 def end_state(s) -> EndState:
-    """The scoring input of ``scoring.py`` from the state (games over). Pig farms are 0: the
-    compiled part has no Dorian yet."""
+    """The scoring input of ``scoring.py`` from the state (games over)."""
     t, n, B = s.t, s.t.config.players, s.batch
     ct = t.content
     seat = lambda c, k=1: s.seat(c, k)[:, :n].astype(np.int64)  # noqa: E731
@@ -49,7 +48,6 @@ def end_state(s) -> EndState:
     held = s.hidden[:, st.H_GOALS:st.H_GOALS + 3 * st.MAXP].reshape(B, st.MAXP, 3)[:, :n]
     b, p, j = np.nonzero(held >= 0)
     goals[b, p, held[b, p, j]] = 1
-    zeros = np.zeros((B, n), dtype=np.int64)
     built = _buildings(s)
     return EndState(
         score=seat(st.P_SCORE)[:, :, 0], purple=seat(st.P_PURPLE)[:, :, 0], tracks=seat(st.P_TRK, 3),
@@ -59,7 +57,30 @@ def end_state(s) -> EndState:
         discs=discs, path_card=np.array([c.path for c in ct.path_cards])[s.m[:, st.G_PATH:st.G_PATH + 6]],
         path_side=s.m[:, st.G_SIDE:st.G_SIDE + 6].astype(np.int64), goals=goals,
         upgrade_tiles=(seat(st.P_UPG, 6) >= 0).sum(axis=2), old_tribes=seat(st.P_UNLOCK, 3).sum(axis=2),
-        camps=built["camps"], area_tiles=built["area_tiles"], pig_farms=zeros)
+        camps=built["camps"], area_tiles=built["area_tiles"], pig_farms=pig_farms(s))
+
+
+def pig_farms(s) -> np.ndarray:
+    """int[B, n]: per seat holding the Dorian ability the pig farms where it is present (RC-R214,
+    RC-R215, RC-E44; RC-A57 ``dorian_presence``: a follower or building on the farm's field, or on
+    its area tile), 0 for the others."""
+    t, n, B = s.t, s.t.config.players, s.batch
+    nf = len(t.field_names)
+    d = t.ability_names.index("Dorian") if "Dorian" in t.ability_names else -1
+    if d < 0:
+        return np.zeros((B, n), dtype=np.int64)
+    farms = s.m[:, st.F_FARM:st.F_FARM + nf] == 1                                   # [B, nf]
+    here = (s.seat(st.P_FOL, nf)[:, :n] > 0) | (s.seat(st.P_BLD, nf)[:, :n] > 0)  # [B, n, nf]
+    if t.config.dorian_presence == "tile":
+        slot = np.asarray(board_of(t.content.map).slot)[:nf]
+        tiles = np.flatnonzero(slot >= 0)
+        on_tile = np.zeros((B, n, int(slot.max(initial=-1)) + 1), dtype=bool)
+        for f in tiles:
+            on_tile[:, :, slot[f]] |= here[:, :, f]
+        here = here.copy()
+        here[:, :, tiles] = on_tile[:, :, slot[tiles]]
+    holder = s.seat(st.P_OWN + d)[:, :n, 0] == 1
+    return ((here & farms[:, None, :]).sum(axis=2) * holder).astype(np.int64)
 
 
 @per_object

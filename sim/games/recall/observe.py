@@ -5,7 +5,9 @@ An observation of seat ``v`` is
 * ``m``: a copy of the state matrix with what ``v`` may not see overwritten by -1: the contents
   of face-down area tiles (tile, rotation and the fields' terrain, pigs, camp and start number),
   the old tribes and item stacks of tracks not revealed yet (RC-R163, RC-V6), and the chest
-  kinds held by the other seats (zeroed: their number stays public as ``chests``);
+  kinds held by the other seats (zeroed: their number stays public as ``chests``); the pigs on
+  the fields, pig farms and rings (``F_PIGS_ON``, ``F_FARM``, ``F_RING``, the rings of each kind
+  placed) are public and kept;
 * ``chests`` int[B, MAXP]: the number of chest tiles each seat holds;
 * ``goals`` int[B, 3]: the viewer's own goal cards (-1 = none);
 * ``goal_n`` int[B, MAXP]: how many goal cards each seat holds;
@@ -14,8 +16,8 @@ An observation of seat ``v`` is
 ``sample_state(obs, keys)`` deals what the viewer does not know at random (for the lookahead
 strategies; compiled, kernel/sample.py): the chest stack and the other seats' chest tiles, the
 unseen part of the green and grey decks, the other seats' goal cards, the old tribes and item
-stacks not revealed, the face-down area tiles, and fresh ``bag`` and ``chests`` stream keys (the
-future bag draws and chest reshuffles). The pools are what the viewer can count (a good
+stacks not revealed, the face-down area tiles, and fresh ``bag``, ``chests`` and ``rings`` stream
+keys (the future bag draws, chest reshuffles and ring draws; the rings left are public). The pools are what the viewer can count (a good
 approximation: chest tiles used and items gained from stacks are not subtracted).
 
 The hidden matrix (chest stack, green and grey deck order, goal cards of others, the old-tribe

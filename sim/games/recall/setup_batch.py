@@ -222,5 +222,8 @@ def deal_batch(t, board: Board, m: np.ndarray, hidden: np.ndarray, seed: int, ga
     key = rng.stream_keys(seed, game_ids, "chests")          # RC-A27: the reshuffles' keys derive from it
     for w in range(4):
         hidden[:, st.H_CHEST_KEY + w] = (key >> np.uint64(16 * w)) & np.uint64(0xFFFF)
+    key = rng.stream_keys(seed, game_ids, "rings")           # the ring draws (kernel/rings.py)
+    for w in range(4):
+        hidden[:, st.H_RINGKEY + w] = (key >> np.uint64(16 * w)) & np.uint64(0xFFFF)
     m[:, st.G_CARD] = m[:, st.G_FIELD] = m[:, st.G_KUP] = -1
     m[:, st.G_PHASE] = st.PH_SOLO

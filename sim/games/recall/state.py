@@ -32,6 +32,7 @@ DECK_MAX = 32       # green / grey deck size (15 / 12)
 CHEST_MAX = 64      # chest tiles in the stack
 TRIBES_MAX = 16     # tribe cards (14)
 ITEMS_MAX = 24      # item tiles (18)
+RING_MAX = 16       # ring kinds (9)
 BITS_MAX = 31       # camps (6) and sanctuaries (6): one bit each in an int32 column
 
 # ---- decision kinds (``G_KIND``; names = the model doc's ``kind`` strings) ---------------------
@@ -40,14 +41,14 @@ KIND_NAMES = ("draft", "start_field", "main", "effect", "event", "produce", "rec
               "move_count", "payment", "key", "dev", "dev_field", "sanctuary", "stone", "monument_tile",
               "choose", "order", "free", "display", "keyup", "slot", "explore", "rotation", "upgrade",
               "water_from", "water_count", "water_step", "water_exit", "water_exit_count", "ability_field",
-              "ability_count", "ability", "stopped")
+              "ability_count", "ability", "move_pigs", "stopped")
 K_DONE = -1
 (K_DRAFT, K_START_FIELD, K_MAIN, K_EFFECT, K_EVENT, K_PRODUCE, K_RECHARGE, K_TURN_END, K_PATH, K_GOAL,
  K_PLACE, K_CRYSTAL, K_BUY, K_SELL, K_SELL_COUNT, K_COPY, K_UNITS, K_TRACK, K_ITEM, K_PAY_MOVE, K_MOVE_FROM,
  K_MOVE_TO, K_MOVE_COUNT, K_PAYMENT, K_KEY, K_DEV, K_DEV_FIELD, K_SANCTUARY, K_STONE, K_MON_TILE,
  K_CHOOSE, K_ORDER, K_FREE, K_DISPLAY, K_KEYUP, K_SLOT, K_EXPLORE, K_ROTATION, K_UPGRADE,
  K_WATER_FROM, K_WATER_COUNT, K_WATER_STEP, K_WATER_EXIT, K_WATER_EXIT_COUNT, K_ABILITY_FIELD,
- K_ABILITY_COUNT, K_ABILITY, K_STOP) = range(48)
+ K_ABILITY_COUNT, K_ABILITY, K_MOVE_PIGS, K_STOP) = range(49)
 # K_STOP: the game reached a rule the kernel does not compile yet (docs/recall_engine.md); G_STOP says which
 
 # ---- program counter (``G_PHASE``) ---------------------------------------------------------------
@@ -58,8 +59,8 @@ K_DONE = -1
  PH_DONE, PH_DEV, PH_DEV_FIELD, PH_SANCTUARY, PH_STONE, PH_MON_TILE, PH_DEV_PAY, PH_DEV_CRYSTAL,
  PH_DEV_NEXT, PH_SANCT_EVENT, PH_EXC_EVENT, PH_CAMP_EVENT, PH_CHOOSE, PH_ORDER, PH_FREE, PH_DISPLAY,
  PH_KEYUP, PH_SLOT, PH_EXPLORE, PH_ROTATION, PH_EXPLORE_NEXT, PH_UPGRADE,
- PH_W_FROM, PH_W_COUNT, PH_W_STEP, PH_W_EXIT, PH_W_EXIT_COUNT, PH_W_PAY, PH_W_END, PH_ABILITY_FIELD,
- PH_PORTAAL, PH_ABILITY_3) = range(67)
+ PH_W_FROM, PH_W_COUNT, PH_W_PIGS, PH_W_STEP, PH_W_EXIT, PH_W_EXIT_COUNT, PH_W_EXIT_PIGS, PH_W_PAY,
+ PH_W_END, PH_ABILITY_FIELD, PH_PORTAAL, PH_ABILITY_3, PH_MOVE_PIGS, PH_DORIAN, PH_RING) = range(72)
 # why a game stopped (``G_STOP``)
 STOP_REASONS = ("", "pick", "free action", "production", "ability", "reward", "final scoring")
 PEND_MAX = 16       # pending effects of a turn
@@ -191,7 +192,14 @@ G_EXP_ACTIVE = G_ART_LAST + 1    # the explorer + 1 while another player receive
 G_FR = G_EXP_ACTIVE + 1          # [FR_MAX, FR_W]
 F_ISLAND = G_FR + FR_MAX * FR_W   # [F_MAX] 1 = an island lies here (Enterin, RC-R216; the terrain is forest, RC-A50)
 G_ISLANDS = F_ISLAND + F_MAX     # islands placed so far (RC-A36)
-SEAT0 = G_ISLANDS + 1
+F_PIGS_ON = G_ISLANDS + 1        # [F_MAX] pigs lying on the field (Dorian, RC-R210, RC-R212; F_PIGS is the picture)
+F_FARM = F_PIGS_ON + F_MAX       # [F_MAX] 1 = a pig farm lies on this grain field (RC-R210, RC-R211)
+G_PIGS_OUT = F_FARM + F_MAX      # pigs out of the pig supply: on the board or in transit (RC-A36, RC-A46)
+G_FARMS = G_PIGS_OUT + 1         # pig farms placed (RC-A36)
+G_W_PIGS = G_FARMS + 1           # pigs in transit with a water group (RC-R212)
+G_W_ENTER = G_W_PIGS + 1         # followers + pigs of the part of a water group that entered the exit (its payment)
+G_RING_USED = G_W_ENTER + 1      # [RING_MAX] rings of each kind placed (RC-R233, RC-A31)
+SEAT0 = G_RING_USED + RING_MAX
 
 # ---- per-seat columns (offsets inside a seat block) -------------------------------------------------
 P_SCORE = 0
@@ -242,7 +250,8 @@ H_OLDI = H_OLDT + TRIBES_MAX     # [ITEMS_MAX] the "old_items" permutation
 H_CHEST_KEY = H_OLDI + ITEMS_MAX   # [4] the "chests" stream key without extra words (the k-th reshuffle's key
                                  # is derived from it in the kernel, kernel/chests.py), 16 bits a word, low first
 H_BAGKEY = H_CHEST_KEY + 4       # [4] the "bag" stream key (``bag_key``), 16 bits a word, low first
-H = H_BAGKEY + 4
+H_RINGKEY = H_BAGKEY + 4         # [4] the "rings" stream key (kernel/rings.py), 16 bits a word, low first
+H = H_RINGKEY + 4
 
 
 def seat_col(p: int, c: int) -> int:

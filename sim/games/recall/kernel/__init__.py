@@ -12,8 +12,9 @@ Modules, one job each: ``common`` (the ``C`` indices, op and atom constants, sma
 seat, stop, crystals, points, ability costs), ``draft`` (setup decisions), ``queue`` (the
 pending list and the atom queue with ``execute``), ``knowledge`` (track steps), ``movement``
 (follower movement, artifacts), ``abilities`` / ``abilities_2`` / ``abilities_3`` (coded
-abilities), ``rafts`` (Vinder's raft reaction), ``turn`` (masks, event windows, recharge, turn
-end), ``flow`` (``apply``, ``decide``, ``advance``, ``step_batch``).
+abilities), ``rafts`` (Vinder's raft reaction), ``pigs`` (pigs, pig farms, ``move_pigs``,
+Dorian, pigs paying first), ``rings`` (Noorderling's rings), ``turn`` (masks, event windows,
+recharge, turn end), ``flow`` (``apply``, ``decide``, ``advance``, ``step_batch``).
 
 Tables: ``C`` int64 scalars and offsets into ``tab`` (int64, the content's index arrays,
 ``engine.build_tables``); ``atoms`` is sim.games.recall.tables' atom table. The content reaches

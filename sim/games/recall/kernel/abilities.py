@@ -9,20 +9,22 @@ Schokbron (RC-R249, RC-R250: in the ``production`` window, the field's yield onc
 Goliath (RC-R220: in the ``bonus_token`` window, the token's reward once more; the reward is the
 register ``G_BONUS_LAST``, kept per frame so a token reached inside a token's reward does not
 change the outer one) and Colteron (RC-R208, RC-A45: +1 white crystal; ``ability_field`` a source
-volcano or ``end``, the destination volcano, ``ability_count``; no pigs as no Dorian is compiled) and
+volcano or ``end``, the destination volcano, ``ability_count``, then ``move_pigs`` for a Dorian
+holder with pigs on the source, RC-R212) and
 Aynir (RC-R205, RC-R206, RC-A44: up to 4 ``ability`` exchanges or ``end``; a follower given is
 asked with ``ability_field``, one received with ``place``). More in ``abilities_2.py`` and
-``abilities_3.py`` (Enterin, Vinder, Hayla). Any other coded ability (Dorian) stops the game
-(``G_STOP`` "ability").
+``abilities_3.py`` (Enterin, Vinder, Hayla) and ``pigs.py`` (Dorian). Any other coded ability
+stops the game (``G_STOP`` "ability").
 """
 from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import abilities_2, abilities_3, common, frames, movement, queue, rafts
+from sim.games.recall.kernel import abilities_2, abilities_3, chests, common, frames, movement, pigs, queue, rafts
 from sim.games.recall.kernel.abilities_2 import use_coded_2
 from sim.games.recall.kernel.abilities_3 import use_coded_3
 from sim.games.recall.kernel.rafts import removed
+from sim.games.recall.kernel.pigs import carry, pigs_along, pigs_mask, use_dorian
 from sim.games.recall.kernel.common import (
     A_END, C_ALAMBIEK, C_AYNIR, C_COLTERON, C_GOLIATH, C_GPR, C_O_COUNT, C_O_FIELD, C_SCHOKBRON, C_T_PROD,
     C_O_OPT, C_VOLCANO, S_ABILITY, gain_points, kernel, pay, payable, seat, stop)
@@ -31,11 +33,11 @@ from sim.games.recall.kernel.movement import face_up
 from sim.games.recall.kernel.queue import atom_frame
 from sim.games.recall.state import (
     F_TERR, G_ABIL, G_ABIL_DST, G_ABIL_RET, G_ABIL_SRC, G_ABIL_STEP, G_ACTIVE, G_BONUS_LAST, G_DEV_K,
-    G_KEACH, G_KLEFT, G_KTRACK, G_LEFT, G_NF, G_PHASE, G_PROD_LAST, G_SUBRET, K_ABILITY,
+    G_KEACH, G_KLEFT, G_KTRACK, G_LEFT, G_MCOUNT, G_NF, K_MOVE_PIGS, G_PHASE, G_PROD_LAST, G_SUBRET, K_ABILITY,
     K_ABILITY_COUNT, K_ABILITY_FIELD, PH_ABILITY_FIELD, PH_KSTEP, PH_PLACE, P_CR, P_FOL, P_SCORE,
     P_SUPPLY)
 
-kernel_cache.watch(__file__, st, abilities_2, abilities_3, common, frames, movement, queue, rafts)
+kernel_cache.watch(__file__, st, abilities_2, abilities_3, chests, common, frames, movement, pigs, queue, rafts)
 
 
 @kernel
@@ -60,7 +62,7 @@ def use_coded(g, C, tab, a):
         push_frame(g, tab[C[C_T_PROD] + g[G_PROD_LAST]], ret, 0, -1, -1)
     elif a == C[C_GOLIATH]:
         push_frame(g, g[G_BONUS_LAST], ret, 0, -1, -1)
-    elif not use_coded_2(g, C, tab, a) and not use_coded_3(g, C, tab, a):
+    elif not use_coded_2(g, C, tab, a) and not use_coded_3(g, C, tab, a) and not use_dorian(g, C, tab, a):
         stop(g, S_ABILITY)
 
 
@@ -128,6 +130,9 @@ def ability_field_mask(g, lg, C, tab, p):
             lg[A_END] = True
             return K_ABILITY
     if g[G_ABIL] == C[C_COLTERON]:
+        if g[G_ABIL_STEP] == 3:                             # RC-R212: the pigs going along
+            pigs_mask(g, lg, C, 0, pigs_along(g, p, g[G_ABIL_SRC], C))
+            return K_MOVE_PIGS
         if g[G_ABIL_STEP] == 2:
             for c in range(1, g[b + P_FOL + g[G_ABIL_SRC]] + 1):
                 lg[C[C_O_COUNT] + c - 1] = True
@@ -181,10 +186,16 @@ def apply_ability_field(g, C, tab, kind, a):
             aynir_get(g, p, i, C, tab)
         return
     if g[G_ABIL] == C[C_COLTERON]:
-        if kind == K_ABILITY_COUNT:                         # RC-R208: c followers to the destination
-            c = a - C[C_O_COUNT] + 1
+        if kind == K_ABILITY_COUNT and pigs_along(g, p, g[G_ABIL_SRC], C) > 0:
+            g[G_MCOUNT] = a - C[C_O_COUNT] + 1              # then ``move_pigs``
+            g[G_ABIL_STEP] = 3
+            return
+        if kind == K_ABILITY_COUNT or kind == K_MOVE_PIGS:  # RC-R208: c followers (and m pigs) across
+            c = a - C[C_O_COUNT] + 1 if kind == K_ABILITY_COUNT else g[G_MCOUNT]
             g[b + P_FOL + g[G_ABIL_SRC]] -= c
             g[b + P_FOL + g[G_ABIL_DST]] += c
+            if kind == K_MOVE_PIGS:
+                carry(g, g[G_ABIL_SRC], g[G_ABIL_DST], a - C[C_O_OPT])
         elif a != A_END:
             g[G_ABIL_SRC + g[G_ABIL_STEP]] = a - C[C_O_FIELD]
             g[G_ABIL_STEP] += 1

@@ -14,29 +14,32 @@ the source, ``ability_field`` the landing field two steps in one direction over 
 face-up field, ``ability_count`` (at least the landing field's artifact cost). Scatter:
 ``ability_field`` the source, then for each of its followers ``ability_field`` an adjacent field
 one follower may enter; a follower without one stays. An artifact on the landing field is taken
-as in a movement (``payment`` when Exoskelet is usable). No pigs: Dorian is not compiled here.
+as in a movement (``payment`` when Exoskelet is usable). A Dorian holder takes pigs along
+(RC-R212): ``move_pigs`` after the jump's count and after each scattered follower's field; the
+pigs along count for the landing field's artifact (RC-A18) and pay it first (RC-A72).
 """
 from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, frames, movement, rafts
+from sim.games.recall.kernel import common, frames, movement, pigs, rafts
 from sim.games.recall.kernel.common import (
     A_END, C_ENTERIN, C_EXO, C_FOREST, C_HAYLA, C_NISLANDS, C_O_COUNT, C_O_FIELD, C_O_OPT, C_O_USE,
     C_T_ISLE, C_T_NEIGH, C_T_TWATER, C_VINDER, gain_points, kernel, pay_ability, seat)
 from sim.games.recall.kernel.movement import (
     artifact_cost, can_enter, exo_usable, face_up, gain_artifact, need_at)
 from sim.games.recall.kernel.rafts import pay_from
+from sim.games.recall.kernel.pigs import carry, pigs_along, pigs_mask
 from sim.games.recall.state import (
-    F_ART, F_ISLAND, F_PIGS, F_RING, F_TERR, G_ABIL, G_ABIL_RET, G_ABIL_STEP, G_ACTIVE, G_ISLANDS,
+    F_ART, F_FARM, F_ISLAND, F_PIGS, F_PIGS_ON, F_RING, F_TERR, G_ABIL, G_ABIL_RET, G_ABIL_STEP, G_ACTIVE, G_ISLANDS,
     G_MCOUNT, G_MFROM, G_MOVES, G_MTO, G_NF, G_NP, G_PHASE, K_ABILITY, K_ABILITY_COUNT,
-    K_ABILITY_FIELD, K_PAYMENT, PH_ABILITY_3, P_BLD, P_CR, P_FOL, P_RAFT, P_RAFT_N, P_SUPPLY)
+    K_ABILITY_FIELD, K_MOVE_PIGS, K_PAYMENT, PH_ABILITY_3, P_BLD, P_CR, P_FOL, P_RAFT, P_RAFT_N, P_SUPPLY)
 
-kernel_cache.watch(__file__, st, common, frames, movement, rafts)
+kernel_cache.watch(__file__, st, common, frames, movement, pigs, rafts)
 
 # G_ABIL_STEP: the stage of the ability in progress
 (AS_FIELD, AS_MODE, AS_JUMP_FROM, AS_JUMP_TO, AS_JUMP_COUNT, AS_SCATTER_FROM, AS_SCATTER_TO,
- AS_PAY_JUMP, AS_PAY_SCATTER, AS_DONE) = range(10)
+ AS_PAY_JUMP, AS_PAY_SCATTER, AS_DONE, AS_JUMP_PIGS, AS_SCATTER_PIGS) = range(12)
 SANCTUARY, WORKSHOP, MONUMENT = 1, 2, 3        # P_BLD values (kernel/dev.py DEV_TYPES + 1)
 
 
@@ -59,8 +62,9 @@ def neighbour(C, tab, f, d):
 
 @kernel
 def free(g, f):
-    """RC-R203: no building, follower, artifact or special tile (island, raft, ring) on f."""
-    if g[F_ART + f] >= 0 or g[F_ISLAND + f] == 1 or g[F_RING + f] == 1:
+    """RC-R203, RC-A46: no building, follower, artifact, pig or special tile (island, raft, ring,
+    pig farm) on f."""
+    if g[F_ART + f] >= 0 or g[F_ISLAND + f] == 1 or g[F_RING + f] == 1 or g[F_FARM + f] == 1 or g[F_PIGS_ON + f] > 0:
         return False
     for q in range(g[G_NP]):
         b = seat(q)
@@ -96,7 +100,7 @@ def jump_to(g, p, x, d, C, tab):
     if y < 0 or not face_up(g, y, C, tab):
         return -1
     z = neighbour(C, tab, y, d)
-    if z >= 0 and can_enter(g, p, z, g[seat(p) + P_FOL + x], C, tab):
+    if z >= 0 and can_enter(g, p, z, g[seat(p) + P_FOL + x] + pigs_along(g, p, x, C), C, tab):
         return z
     return -1
 
@@ -111,10 +115,11 @@ def jumps(g, p, x, C, tab):
 
 @kernel
 def steps(g, p, x, C, tab):
-    """Fields next to x one follower may enter (RC-A47's scatter: it pays an artifact alone)."""
+    """Fields next to x one follower may enter (RC-A47's scatter: it pays an artifact alone, with
+    the pigs it may take along)."""
     n = 0
     for d in range(6):
-        n += can_enter(g, p, neighbour(C, tab, x, d), 1, C, tab)
+        n += can_enter(g, p, neighbour(C, tab, x, d), 1 + pigs_along(g, p, x, C), C, tab)
     return n
 
 
@@ -154,16 +159,21 @@ def ability_3_mask(g, lg, C, tab, p):
             if z >= 0:
                 lg[fo + z] = True
                 n += 1
-    elif step == AS_JUMP_COUNT:                      # RC-R84: at least the artifact's cost
-        for c in range(max(1, need_at(g, p, g[G_MTO], C, tab)), min(g[b + P_FOL + g[G_MFROM]], 23) + 1):
+    elif step == AS_JUMP_COUNT:                      # RC-R84: at least the artifact's cost (pigs along help)
+        need = need_at(g, p, g[G_MTO], C, tab) - pigs_along(g, p, g[G_MFROM], C)
+        for c in range(max(1, need), min(g[b + P_FOL + g[G_MFROM]], 23) + 1):
             lg[C[C_O_COUNT] + c - 1] = True
             n += 1
         kind = K_ABILITY_COUNT
+    elif step == AS_JUMP_PIGS or step == AS_SCATTER_PIGS:     # RC-R212
+        lo = need_at(g, p, g[G_MTO], C, tab) - (g[G_MCOUNT] if step == AS_JUMP_PIGS else 1)
+        pigs_mask(g, lg, C, lo, pigs_along(g, p, g[G_MFROM], C))
+        return K_MOVE_PIGS
     elif step == AS_SCATTER_TO:
         if g[G_MOVES] > 0:
             for d in range(6):
                 x = neighbour(C, tab, g[G_MFROM], d)
-                if can_enter(g, p, x, 1, C, tab):
+                if can_enter(g, p, x, 1 + pigs_along(g, p, g[G_MFROM], C), C, tab):
                     lg[fo + x] = True
                     n += 1
     elif step == AS_PAY_JUMP or step == AS_PAY_SCATTER:     # RC-R244: Exoskelet, or the followers pay
@@ -232,13 +242,15 @@ def take(g, p, exo, C, tab):
 
 
 @kernel
-def arrive(g, p, x, c, after, C, tab):
-    """c followers from G_MFROM enter x; an artifact there is taken; then stage ``after``."""
+def arrive(g, p, x, c, m, after, C, tab):
+    """c followers and m pigs from G_MFROM enter x; an artifact there is taken (the group of
+    c + m pays it, pigs first); then stage ``after``."""
     b = seat(p)
     g[b + P_FOL + g[G_MFROM]] -= c
     g[b + P_FOL + x] += c
+    carry(g, g[G_MFROM], x, m)
     g[G_MTO] = x
-    g[G_MCOUNT] = c
+    g[G_MCOUNT] = c + m
     g[G_ABIL_STEP] = after
     if g[F_ART + x] < 0:
         return
@@ -270,14 +282,27 @@ def apply_ability_3(g, C, tab, kind, a):
         g[G_MTO] = f
         g[G_ABIL_STEP] = AS_JUMP_COUNT
     elif step == AS_JUMP_COUNT:
-        arrive(g, p, g[G_MTO], a - C[C_O_COUNT] + 1, AS_DONE, C, tab)
+        c = a - C[C_O_COUNT] + 1
+        if pigs_along(g, p, g[G_MFROM], C) > 0:
+            g[G_MCOUNT] = c
+            g[G_ABIL_STEP] = AS_JUMP_PIGS
+        else:
+            arrive(g, p, g[G_MTO], c, 0, AS_DONE, C, tab)
+    elif step == AS_JUMP_PIGS:
+        arrive(g, p, g[G_MTO], g[G_MCOUNT], a - C[C_O_OPT], AS_DONE, C, tab)
+    elif step == AS_SCATTER_PIGS:
+        arrive(g, p, g[G_MTO], 1, a - C[C_O_OPT], AS_SCATTER_TO, C, tab)
     elif step == AS_SCATTER_FROM:                    # RC-R223: every follower on f, one at a time
         g[G_MFROM] = f
         g[G_MOVES] = g[b + P_FOL + f]
         g[G_ABIL_STEP] = AS_SCATTER_TO
     elif step == AS_SCATTER_TO:
         g[G_MOVES] -= 1
-        arrive(g, p, f, 1, AS_SCATTER_TO, C, tab)
+        if pigs_along(g, p, g[G_MFROM], C) > 0:
+            g[G_MTO] = f
+            g[G_ABIL_STEP] = AS_SCATTER_PIGS
+        else:
+            arrive(g, p, f, 1, 0, AS_SCATTER_TO, C, tab)
     else:                                            # a payment
         g[G_ABIL_STEP] = AS_SCATTER_TO if step == AS_PAY_SCATTER else AS_DONE
         take(g, p, a != A_END, C, tab)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, frames, chests, queue, movement, rafts
+from sim.games.recall.kernel import common, frames, chests, queue, movement, pigs, rafts
 from sim.games.recall.kernel.common import (
     A_END, C_EXC_TERR, C_EXO, C_NMON, C_NSANCT, C_O_FIELD, C_O_OPT, C_O_USE, C_T_CAMP, C_T_EXC,
     C_T_FSLOT, C_T_MONCOST, C_T_MTILE, C_T_NEIGH, C_T_PROD_BLD, C_T_PROD_COL, C_T_PROD_POS,
@@ -22,6 +22,7 @@ from sim.games.recall.kernel.common import (
 from sim.games.recall.kernel.queue import atom_frame, queue_reward
 from sim.games.recall.kernel.movement import exo_usable, face_up
 from sim.games.recall.kernel.rafts import pay_from
+from sim.games.recall.kernel.pigs import pigs_along
 from sim.games.recall.state import (
     F_CAMP, F_MONTILE, F_SITE, F_TERR, G_ACTIVE, G_ART_LAST, G_DEV_EXO, G_DEV_F, G_DEV_K, G_DEV_RET,
     G_DEV_STEP, G_DEV_T, G_HERE, G_KLEFT, G_KTRACK, G_LEFT, G_MON_DISP, G_NF, G_NP, G_PHASE,
@@ -30,7 +31,7 @@ from sim.games.recall.state import (
     PH_MON_TILE, PH_SANCTUARY, PH_SANCT_EVENT, PH_STONE, P_BLD, P_CAMPS, P_CR, P_FOL, P_MON,
     P_SANCT, P_SKILL, P_STONES, P_SUPPLY, P_WS)
 
-kernel_cache.watch(__file__, st, common, frames, chests, queue, movement, rafts)
+kernel_cache.watch(__file__, st, common, frames, chests, queue, movement, pigs, rafts)
 
 DEV_SANCT, DEV_WORKSHOP, DEV_MONUMENT, DEV_EXCAVATE, DEV_CRYSTAL = range(5)   # ``opt:t`` of ``dev``
 (DS_PAY, DS_COST, DS_GAIN, DS_TILE, DS_EXC_WINDOW, DS_CAMPS, DS_END) = range(7)
@@ -86,7 +87,7 @@ def dev_crystals(g, p, t, f, C, tab):
 def dev_field_ok(g, p, t, f, C, tab):
     """RC-R116..R123, RC-R157: an own follower there; the terrain's building (never on a camp),
     no own building yet, or an excavation site with stones; the crystals payable; the followers
-    for the cost there, or Exoskelet usable."""
+    (and a Dorian holder's pigs, RC-R213) for the cost there, or Exoskelet usable."""
     b = seat(p)
     if g[b + P_FOL + f] <= 0:
         return False
@@ -99,7 +100,7 @@ def dev_field_ok(g, p, t, f, C, tab):
     ok, w, r, pp = dev_crystals(g, p, t, f, C, tab)
     if not ok or not payable(g, p, C, w, r, pp):
         return False
-    return follower_cost(g, p, t, f) <= g[b + P_FOL + f] or exo_usable(g, p, C, tab)
+    return follower_cost(g, p, t, f) <= g[b + P_FOL + f] + pigs_along(g, p, f, C) or exo_usable(g, p, C, tab)
 
 
 @kernel
@@ -156,7 +157,7 @@ def dev_node(g, lg, C, tab, atoms, p):
         return K_CRYSTAL
     if ph == PH_DEV_PAY:                             # RC-R244: Exoskelet, or the followers pay
         lg[C[C_O_USE] + C[C_EXO]] = True
-        lg[A_END] = g[b + P_FOL + g[G_DEV_F]] >= follower_cost(g, p, g[G_DEV_T], g[G_DEV_F])
+        lg[A_END] = g[b + P_FOL + g[G_DEV_F]] + pigs_along(g, p, g[G_DEV_F], C) >= follower_cost(g, p, g[G_DEV_T], g[G_DEV_F])
         return K_PAYMENT
     dev_next(g, C, tab, atoms)
     return -1

@@ -7,7 +7,7 @@ from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.kernel import (
     abilities, abilities_2, abilities_3, common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore,
-    rafts, upgrade, water, turn)
+    pigs, rafts, rings, upgrade, water, turn)
 from sim.games.recall.kernel.common import (
     A_ARG, A_END, A_N, A_OPTION, A_P, A_R, A_RECALL, A_W, C_AUTO, C_COPY_EVER, C_DRAFT, C_EXO,
     C_KEEP3, C_MAXDEC, C_NGOAL_SP, C_NPATH_SP, C_NPROD, C_O_CHEST, C_O_COUNT, C_O_FIELD, C_O_OPT,
@@ -20,7 +20,9 @@ from sim.games.recall.kernel.frames import push_frame
 from sim.games.recall.kernel.abilities import ability_field_mask, apply_ability_field, use_coded
 from sim.games.recall.kernel.abilities_2 import portaal_mask
 from sim.games.recall.kernel.abilities_3 import ability_3_mask, apply_ability_3
-from sim.games.recall.kernel.rafts import pay_from
+from sim.games.recall.kernel.rafts import pay_from, remove_from
+from sim.games.recall.kernel.pigs import apply_dorian, carry, dorian_mask, pigs_along, pigs_mask
+from sim.games.recall.kernel.rings import apply_ring, ring_mask, start_ring
 from sim.games.recall.kernel.chests import discard_chest
 from sim.games.recall.kernel.draft import (
     deal_old_tribes, draft_mask, draft_picks, draft_seat, place_start_followers, take_draft)
@@ -40,7 +42,7 @@ from sim.games.recall.kernel.turn import (
     after_event, end_turn, event_mask, event_of, free_actions, main_mask, recharge,
     use_event_ability)
 from sim.games.recall.state import (
-    G_PROD_LAST, K_ABILITY_FIELD, PH_ABILITY_FIELD, PH_ABILITY_3, G_BONUS_LAST, K_ABILITY_COUNT, K_ABILITY,
+    G_PIGS_OUT, G_W_PIGS, K_MOVE_PIGS, PH_DORIAN, PH_MOVE_PIGS, PH_RING, G_PROD_LAST, K_ABILITY_FIELD, PH_ABILITY_FIELD, PH_ABILITY_3, G_BONUS_LAST, K_ABILITY_COUNT, K_ABILITY,
     ALT_KIND, F_ART, F_START, G_ACTIVE, G_CARD, G_DARK, G_DEC, G_DSTEP, G_EVENT_USED, G_FIELD,
     G_FR_N, G_GUARD, G_KIND, G_KLEFT, G_KTRACK, G_LEFT, G_MCOUNT, G_MFROM, G_MOVES, G_MTO, G_NF,
     G_NP, G_OLD_ITEMS, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_PICKED, G_PROD_LEFT, G_PROD_USED,
@@ -58,8 +60,29 @@ from sim.games.recall.state import (
     P_EVER, P_FOL, P_OWN, P_PATHS, P_PLAYS, P_RECALLS, P_SLOT, P_START, P_STEPS_LOST, P_SUPPLY,
     P_TRK)
 
-kernel_cache.watch(__file__, st, abilities, abilities_2, abilities_3, rafts,
+kernel_cache.watch(__file__, st, abilities, abilities_2, abilities_3, pigs, rafts, rings,
                    common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore, upgrade, water, turn)
+
+
+@kernel
+def move_arrive(g, p, c, m, C, tab, atoms):
+    """One move of a movement: c followers and m pigs (RC-R212) from G_MFROM to G_MTO; an
+    artifact there is taken, paid by the group, pigs first (RC-R99..R101, RC-A18, RC-A72), or
+    ``payment`` when Exoskelet is usable."""
+    b = seat(p)
+    f, x = g[G_MFROM], g[G_MTO]
+    g[b + P_FOL + f] -= c
+    g[b + P_FOL + x] += c
+    carry(g, f, x, m)
+    g[G_MOVES] -= 1
+    g[G_MCOUNT] = c + m
+    g[G_PHASE] = PH_MOVE_FROM
+    if g[F_ART + x] >= 0:
+        if artifact_cost(g, p, x, C, tab) > 0 and exo_usable(g, p, C, tab):
+            g[G_PHASE] = PH_PAYMENT
+        else:
+            pay_from(g, p, x, artifact_cost(g, p, x, C, tab), C, tab)
+            take_artifact(g, C, tab, atoms)
 
 
 @kernel
@@ -91,9 +114,15 @@ def apply(g, h, C, tab, atoms, a):
         apply_dev(g, C, tab, k, a)
     elif g[G_PHASE] == PH_ABILITY_3:                    # Enterin, Vinder, Hayla
         apply_ability_3(g, C, tab, k, a)
+    elif g[G_PHASE] == PH_DORIAN:
+        apply_dorian(g, C, a)
+    elif g[G_PHASE] == PH_RING:
+        apply_ring(g, h, C, tab, p, a)
+    elif g[G_PHASE] == PH_MOVE_PIGS:                        # RC-R212: the pigs going with the move
+        move_arrive(g, p, g[G_MCOUNT], a - o, C, tab, atoms)
     elif free:                                              # RC-A70: then the same node again
         if a == C[C_O_RING]:
-            stop(g, S_FREE)
+            start_ring(g)
         elif a >= C[C_O_CHEST]:
             x = a - C[C_O_CHEST]
             discard_chest(g, p, x)
@@ -248,21 +277,14 @@ def apply(g, h, C, tab, atoms, a):
         g[G_PHASE] = PH_MOVE_COUNT
     elif k == K_MOVE_COUNT:
         c = a - C[C_O_COUNT] + 1
-        f, x = g[G_MFROM], g[G_MTO]
-        g[b + P_FOL + f] -= c
-        g[b + P_FOL + x] += c
-        g[G_MOVES] -= 1
-        g[G_MCOUNT] = c
-        g[G_PHASE] = PH_MOVE_FROM
-        if g[F_ART + x] >= 0:                               # RC-R99..R101, RC-A18
-            if artifact_cost(g, p, x, C, tab) > 0 and exo_usable(g, p, C, tab):
-                g[G_PHASE] = PH_PAYMENT
-            else:
-                pay_from(g, p, x, artifact_cost(g, p, x, C, tab), C, tab)
-                take_artifact(g, C, tab, atoms)
+        if pigs_along(g, p, g[G_MFROM], C) > 0:            # then ``move_pigs``
+            g[G_MCOUNT] = c
+            g[G_PHASE] = PH_MOVE_PIGS
+        else:
+            move_arrive(g, p, c, 0, C, tab, atoms)
     elif k == K_KEY or k == K_KEYUP or k == K_SLOT or k == K_FREE or k == K_DISPLAY:
         apply_gain(g, h, C, tab, k, a)
-    elif k == K_ABILITY_FIELD or k == K_ABILITY_COUNT or k == K_ABILITY:
+    elif k == K_ABILITY_FIELD or k == K_ABILITY_COUNT or k == K_ABILITY or k == K_MOVE_PIGS:   # Colteron's pigs
         apply_ability_field(g, C, tab, k, a)
     elif k == K_ORDER:
         apply_order(g, h, C, tab, atoms, a)
@@ -277,7 +299,7 @@ def apply(g, h, C, tab, atoms, a):
         take_artifact(g, C, tab, atoms)
     elif k == K_SELL_COUNT:
         c = a - C[C_O_COUNT] + 1
-        pay_from(g, p, g[G_SELLF], c, C, tab)        # RC-A49: a raft next to it reacts
+        remove_from(g, p, g[G_SELLF], c, C, tab)     # RC-A49: a raft next to it reacts
         g[b + P_CR] += c
         g[G_PHASE] = PH_SELL
     elif k == K_RECHARGE:
@@ -321,6 +343,8 @@ def decide(g, h, lg, C, tab, atoms, kind, p):
                 g[G_FR_N] = 0
                 g[seat(g[G_ACTIVE]) + P_SUPPLY] += g[G_W_GROUP]     # a water group in transit: the supply
                 g[G_W_GROUP] = 0
+                g[G_PIGS_OUT] -= g[G_W_PIGS]                # and its pigs the pig supply
+                g[G_W_PIGS] = 0
                 g[G_UPG_BITS] = 0
                 back_to_explorer(g)                   # inside another player's camp reward
                 end_turn(g, C)
@@ -577,11 +601,22 @@ def advance(g, h, lg, C, tab, atoms):
             move_targets(g, lg, p, g[G_MFROM], C, tab)
             if decide(g, h, lg, C, tab, atoms, K_MOVE_TO, p):
                 return
-        elif ph == PH_MOVE_COUNT:                 # RC-R84, RC-R87
+        elif ph == PH_MOVE_COUNT:                 # RC-R84, RC-R87: pigs along pay too (RC-A18)
             need = need_at(g, p, g[G_MTO], C, tab)
-            for c in range(max(1, need), min(g[seat(p) + P_FOL + g[G_MFROM]], 23) + 1):
+            for c in range(max(1, need - pigs_along(g, p, g[G_MFROM], C)), min(g[seat(p) + P_FOL + g[G_MFROM]], 23) + 1):
                 lg[C[C_O_COUNT] + c - 1] = True
             if decide(g, h, lg, C, tab, atoms, K_MOVE_COUNT, p):
+                return
+        elif ph == PH_MOVE_PIGS:                  # RC-R212: enough pigs for the artifact's cost
+            pigs_mask(g, lg, C, need_at(g, p, g[G_MTO], C, tab) - g[G_MCOUNT], pigs_along(g, p, g[G_MFROM], C))
+            if decide(g, h, lg, C, tab, atoms, K_MOVE_PIGS, p):
+                return
+        elif ph == PH_DORIAN:
+            kind = dorian_mask(g, lg, C, tab, p)
+            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
+                return
+        elif ph == PH_RING:
+            if ring_mask(g, lg, C, p) >= 0 and decide(g, h, lg, C, tab, atoms, K_ABILITY_FIELD, p):
                 return
         elif ph == PH_NEXT:                       # RC-R3, RC-R5, RC-R7
             g[G_ACTIVE] += 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import abilities, abilities_2, abilities_3, common, frames, movement, rafts
+from sim.games.recall.kernel import abilities, abilities_2, abilities_3, chests, common, frames, movement, pigs, queue, rafts
 from sim.games.recall.kernel.abilities import use_coded
 from sim.games.recall.kernel.common import (
     A_END, C_K, C_NCOLS, C_NGREY, C_NYELLOW, C_O_OPT, C_O_USE, C_T_ABEFF, C_T_FREE, C_T_KCOLOUR,
@@ -21,7 +21,7 @@ from sim.games.recall.state import (
     G_LEFT, G_PHASE, G_YELLOW, H_GREEN, H_GREY, K_DISPLAY, K_FREE, K_KEY, K_KEYUP, K_SLOT,
     PH_DISPLAY, PH_EXEC, PH_FREE, PH_KEY, PH_KEYUP, P_ARTS, P_AVAIL, P_OWN, P_SLOT)
 
-kernel_cache.watch(__file__, st, abilities, abilities_2, abilities_3, common, frames, movement, rafts)
+kernel_cache.watch(__file__, st, abilities, abilities_2, abilities_3, chests, common, frames, movement, pigs, queue, rafts)
 
 WHITE, YELLOW, GREEN, GREY = 0, 1, 2, 3
 

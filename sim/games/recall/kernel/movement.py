@@ -3,16 +3,17 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, frames
+from sim.games.recall.kernel import common, frames, pigs
 from sim.games.recall.kernel.common import (
     C_COLTERON, C_EXO, C_NCOLS, C_O_FIELD, C_T_ACOST, C_T_COVERED, C_T_FSLOT, C_T_NEIGH, C_T_TMOVE,
     C_VOLCANO, can_use, clear_event, kernel, seat)
 from sim.games.recall.kernel.frames import push_frame
+from sim.games.recall.kernel.pigs import pigs_along
 from sim.games.recall.state import (
     F_ART, F_TERR, G_ACTIVE, G_ART_LAST, G_ART_RET, G_MTO, G_UP, PH_ART_EVENT, PH_MOVE_FROM, P_ARTS, P_FOL,
     P_OWN, P_SUPPLY)
 
-kernel_cache.watch(__file__, st, common, frames)
+kernel_cache.watch(__file__, st, common, frames, pigs)
 
 
 @kernel
@@ -67,9 +68,10 @@ def can_enter(g, p, f, group, C, tab):
 
 @kernel
 def move_targets(g, lg, p, f, C, tab):
-    """Mark (if ``lg`` is given, length > 0) and count the fields the followers on f may enter."""
+    """Mark (if ``lg`` is given, length > 0) and count the fields the followers on f may enter
+    (the group: its followers and, for a Dorian holder, the pigs there, RC-R212, RC-A18)."""
     n = 0
-    group = g[seat(p) + P_FOL + f]
+    group = g[seat(p) + P_FOL + f] + pigs_along(g, p, f, C)
     for d in range(6):
         x = tab[C[C_T_NEIGH] + 6 * f + d]
         if x >= 0 and can_enter(g, p, x, group, C, tab):

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import common, movement
+from sim.games.recall.kernel import common, frames, movement, pigs
 from sim.games.recall.kernel.common import C_T_NEIGH, kernel, seat
 from sim.games.recall.kernel.movement import pay_followers
+from sim.games.recall.kernel.pigs import pay_pigs_first
 from sim.games.recall.state import G_NP, P_FOL, P_RAFT, P_RAFT_N
 
-kernel_cache.watch(__file__, st, common, movement)
+kernel_cache.watch(__file__, st, common, frames, movement, pigs)
 
 
 @kernel
@@ -33,8 +34,16 @@ def removed(g, f, C, tab):
 
 
 @kernel
-def pay_from(g, p, f, k, C, tab):
-    """k of p's followers on f go to the supply (``movement.pay_followers``), then the reaction."""
+def remove_from(g, p, f, k, C, tab):
+    """k of p's followers on f go to the supply (``movement.pay_followers``), then the reaction
+    (a sale: no pigs)."""
     pay_followers(g, p, f, k)
     if k > 0:
         removed(g, f, C, tab)
+
+
+@kernel
+def pay_from(g, p, f, k, C, tab):
+    """A follower cost k of a development action or an artifact paid on f: the pigs there first
+    for a Dorian holder (RC-R213, RC-A72), then followers (``remove_from``, the reaction)."""
+    remove_from(g, p, f, pay_pigs_first(g, p, f, k, C), C, tab)

@@ -5,8 +5,8 @@ unrevealed old tribes and item stacks, the other seats' chest kinds scrubbed; te
 equal). ``sample_row`` deals what the viewer does not know (observe.py's module doc: chest stack
 and the other seats' chests, the unseen green and grey cards, the other seats' goal cards, the
 old-tribe and item-stack draws, the unrevealed tracks, the face-down tiles) from one key, and
-gives the sampled game its own ``bag`` and ``chests`` stream keys, so that future bag draws and
-chest reshuffles in a trial follow neither the real game's nor one fixed stream.
+gives the sampled game its own ``bag``, ``chests`` and ``rings`` stream keys, so that future bag draws,
+chest reshuffles and ring draws in a trial follow neither the real game's nor one fixed stream.
 
 Both the Python path (``observe.sample_state``, a compiled loop over the rows) and the compiled
 lookahead (strategies/recall_kernel.py) call ``sample_row``, so the same key deals the same state
@@ -134,6 +134,7 @@ def deal_row(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables):
     bag_key = bits(key, R_KEYS)
     _put_key(h, st.H_BAGKEY, bag_key)
     _put_key(h, st.H_CHEST_KEY, bits(key, R_KEYS + 1))
+    _put_key(h, st.H_RINGKEY, bits(key, R_KEYS + 2))      # the rings left are public (m), their order not
     # key cards in sight: every seat's available and slotted cards
     own = np.zeros(K, np.int64)
     for p in range(n):

@@ -5,22 +5,25 @@ from __future__ import annotations
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
-from sim.games.recall.kernel import abilities, abilities_2, abilities_3, chests, common, frames, movement, queue, rafts
+from sim.games.recall.kernel import (
+    abilities, abilities_2, abilities_3, chests, common, explore, frames, movement, pigs, queue, rafts, rings)
+from sim.games.recall.kernel.rings import can_ring
 from sim.games.recall.kernel.abilities import use_coded
 from sim.games.recall.kernel.common import (
-    A_END, A_RECALL, C_COPY_EVER, C_JHE, C_K, C_NCH, C_NOORD, C_O_CHEST, C_O_PLAY, C_O_RING,
-    C_O_USE, C_RINGS, C_T_ABEFF, C_T_EVT, C_T_FREE, C_T_KEY, C_U, EV_ART, EV_BONUS, EV_CAMP,
+    A_END, A_RECALL, C_COPY_EVER, C_JHE, C_K, C_NCH, C_O_CHEST, C_O_PLAY, C_O_RING,
+    C_O_USE, C_T_ABEFF, C_T_EVT, C_T_FREE, C_T_KEY, C_U, EV_ART, EV_BONUS, EV_CAMP,
     EV_EXC, EV_KEY, EV_PROD, EV_SANCT, S_PICK, can_use, crystal_cap, kernel,
     pay_ability, seat, stop)
 from sim.games.recall.kernel.frames import push_frame
 from sim.games.recall.kernel.queue import push_effect
 from sim.games.recall.state import (
-    F_CAMP, F_RING, G_ACTIVE, G_ART_RET, G_CARD, G_EVENT_USED, G_NF, G_PEND_N, G_PHASE, G_RECHARGED,
-    G_RINGS, PH_ART_EVENT, PH_BONUS_EVENT, PH_CAMP_EVENT, PH_DEV_NEXT, PH_EFFECT, PH_EXC_EVENT,
+    G_ACTIVE, G_ART_RET, G_CARD, G_EVENT_USED, G_PEND_N, G_PHASE, G_RECHARGED,
+    PH_ART_EVENT, PH_BONUS_EVENT, PH_CAMP_EVENT, PH_DEV_NEXT, PH_EFFECT, PH_EXC_EVENT,
     PH_KBONUS, PH_KEY_EVENT, PH_KSTEP, PH_NEXT, PH_PRODUCE, PH_PROD_EVENT, PH_SANCT_EVENT,
-    PH_TURN_END, P_AVAIL, P_CHESTS, P_EVER, P_FOL, P_OWN, P_PLACED, P_SKILL, P_SLOT, P_USES)
+    PH_TURN_END, P_AVAIL, P_CHESTS, P_EVER, P_PLACED, P_SKILL, P_SLOT, P_USES)
 
-kernel_cache.watch(__file__, st, abilities, abilities_2, abilities_3, common, frames, chests, movement, queue, rafts)
+kernel_cache.watch(__file__, st, abilities, abilities_2, abilities_3, common, frames, chests, explore, movement, pigs, queue,
+                   rafts, rings)
 
 
 @kernel
@@ -33,12 +36,7 @@ def free_actions(g, lg, C, tab, p, uses):
         lg[C[C_O_USE] + a] = uses and tab[C[C_T_FREE] + a] == 1 and can_use(g, p, a, C, tab)
     for x in range(C[C_NCH]):
         lg[C[C_O_CHEST] + x] = g[b + P_CHESTS + x] > 0
-    ring = False
-    nd = C[C_NOORD]
-    if nd >= 0 and g[b + P_OWN + nd] == 1 and g[G_RINGS] < C[C_RINGS]:
-        for f in range(g[G_NF]):
-            ring = ring or (g[F_CAMP + f] >= 0 and g[F_RING + f] == 0 and g[b + P_FOL + f] > 0)
-    lg[C[C_O_RING]] = ring
+    lg[C[C_O_RING]] = can_ring(g, p, C)
 
 
 @kernel

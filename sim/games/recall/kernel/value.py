@@ -23,8 +23,9 @@ WEIGHTS = ("final", "purple", "crystals", "keys", "tracks", "followers", "pendin
 STOPPED = -1e9
 OUTSIDE_ITEMS = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end", "path",
                  "goal", "stopped")
+assert "move_pigs" in st.KIND_NAMES
 # scalars of ``value_tables``'s int64 vector ``C``
-(V_NF, V_SEVENTH, V_DIV, V_SANCT, V_MON, V_N) = range(6)
+(V_NF, V_SEVENTH, V_DIV, V_SANCT, V_MON, V_DORIAN, V_PIGPTS, V_DPTILE, V_N) = range(9)
 
 
 def value_tables(t) -> tuple:
@@ -38,13 +39,15 @@ def value_tables(t) -> tuple:
     C = np.zeros(V_N, dtype=np.int64)
     C[V_NF], C[V_SEVENTH], C[V_DIV] = nf, sc.seventh, sc.leftover_divisor
     C[V_SANCT], C[V_MON] = 1 + BUILDINGS.index("sanctuary"), 1 + BUILDINGS.index("monument")
+    C[V_DORIAN] = t.ability_names.index("Dorian") if "Dorian" in t.ability_names else -1
+    C[V_PIGPTS], C[V_DPTILE] = sc.pig_farm_points, int(t.config.dorian_presence == "tile")
     inside = np.array([k not in OUTSIDE_ITEMS for k in st.KIND_NAMES] + [False], dtype=np.int64)
     card_path = np.array([c.path for c in ct.path_cards], dtype=np.int64)
     bm_field = np.array(board.board_monuments, dtype=np.int64)
     bm_track = np.array([b.track for b in ct.map.board_monuments], dtype=np.int64)
     ints = (sc.track_points, sc.key_points, sc.key_colour, sc.monument_points,
             np.concatenate([[0], sc.points_under]), sc.path_base, sc.path_a, sc.path_b, 
-            sc.crystal_value, card_path, bm_field, bm_track, inside)
+            sc.crystal_value, card_path, bm_field, bm_track, inside, np.asarray(board.slot)[:nf])
     return (C,) + tuple(np.ascontiguousarray(a, dtype=np.int64) for a in ints)
 
 
@@ -89,11 +92,37 @@ def seat_value(g, h, me, n, w, vt):
 
 
 @njit(cache=True)
+def present(g, base, f):
+    return g[base + st.P_FOL + f] > 0 or g[base + st.P_BLD + f] > 0
+
+
+@njit(cache=True)
+def pig_points(g, p, C, fslot):
+    """RC-R214, RC-E44, RC-A57 (game.pig_farms): the farms where a Dorian holder is present."""
+    base = st.SEAT0 + p * st.SW
+    if C[V_DORIAN] < 0 or g[base + st.P_OWN + C[V_DORIAN]] != 1:
+        return 0
+    farms = 0
+    for f in range(C[V_NF]):
+        if g[st.F_FARM + f] != 1:
+            continue
+        k = fslot[f]
+        if C[V_DPTILE] == 0 or k < 0:
+            farms += present(g, base, f)
+        else:
+            for x in range(C[V_NF]):
+                if fslot[x] == k and present(g, base, x):
+                    farms += 1
+                    break
+    return C[V_PIGPTS] * farms
+
+
+@njit(cache=True)
 def seat_total(g, h, p, w, vt):
     """Seat p's weighted components, summed in ``WEIGHTS`` order (value.components)."""
     C, track_points, key_points, key_colour, monument_points, under = vt[0], vt[1], vt[2], vt[3], vt[4], vt[5]
     path_base, path_a, path_b, crystal_value = vt[6], vt[7], vt[8], vt[9]
-    card_path, bm_field, bm_track, inside = vt[10], vt[11], vt[12], vt[13]
+    card_path, bm_field, bm_track, inside, fslot = vt[10], vt[11], vt[12], vt[13], vt[14]
     base = st.SEAT0 + p * st.SW
     nf = C[V_NF]
     tracks = np.zeros(3, np.int64)
@@ -172,7 +201,7 @@ def seat_total(g, h, p, w, vt):
             disc |= g[base + st.P_PATHS + sector] == pos
         bonus = svals[card] * path_b[card] if g[st.G_SIDE + pos] == 1 else avals[card] * path_a[card]
         paths += bvals[card] * path_base[card] + bonus * disc
-    score = g[base + st.P_SCORE] + paths + equivalents // C[V_DIV] + g[base + st.P_PURPLE]
+    score = g[base + st.P_SCORE] + paths + equivalents // C[V_DIV] + pig_points(g, p, C, fslot) + g[base + st.P_PURPLE]
     pending = 0
     owner = g[st.G_EXP_ACTIVE] - 1 if g[st.G_EXP_ACTIVE] > 0 else g[st.G_ACTIVE]     # value.pending_owner
     if p == owner:
