@@ -56,6 +56,7 @@ CONTENT = {name: {f"{f.stem}_file": str(f) for f in sorted((pathlib.Path(__file_
 SCARCE_CONFIGS = [dict(players=n, content="scarce") for n in (1, 2, 3, 4)]
 PIG_CONFIGS = [dict(players=n, content="pigs") for n in (2, 3, 4)]   # grain next to the start fields
 CI_GAMES = 12
+PARTS = ("plain", "switches", "scarce", "pigs")        # the full count's parts (``main --parts``)
 KINDS: collections.Counter = collections.Counter()     # decisions compared per kind (printed by ``main``)
 STOPS: collections.Counter = collections.Counter()     # games stopped per reason (``G_STOP``)
 EDGES: collections.Counter = collections.Counter()     # games that reached each edge case (``_edges``)
@@ -332,6 +333,9 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=2000,
                     help="games per player count and policy (switches and scarce content: a tenth)")
     ap.add_argument("--replay", metavar="FILE", help="replay one recorded game (the file a disagreement names)")
+    ap.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS),
+                    help="which parts of the count to play (default all; same seeds whichever are chosen, "
+                         "so a long count can be played in pieces)")
     args = ap.parse_args(argv)
     if args.replay:
         rec = json.loads(pathlib.Path(args.replay).read_text())
@@ -340,6 +344,8 @@ def main(argv=None):
     t0 = time.time()
     total_games = total = 0
     for number, spec in enumerate(CONFIGS):
+        if ("plain" if len(spec) == 1 else "switches") not in args.parts:
+            continue
         games = args.games if len(spec) == 1 else max(1, args.games // 10)
         total += _progress(run, spec, games, 9000 + number, 13 * number)
         total_games += games
@@ -350,17 +356,17 @@ def main(argv=None):
             total += _progress(run, spec, games, 4000 + number, 400_000, USER)
             total += _progress(run, spec, games, 3500 + number, 500_000, PIGS)
             total_games += 5 * games
-    for number, spec in enumerate(SCARCE_CONFIGS):        # every policy on the scarce content
+    for number, spec in enumerate(SCARCE_CONFIGS if "scarce" in args.parts else ()):   # every policy, scarce content
         games = max(1, args.games // 10)
         for j, (prefer, avoid) in enumerate(((SAFE, ()), (MOVER, ()), (BUILDER, FREE), (GAINER, ()))):
             total += _progress(run, spec, games, 3000 + 10 * number + j, 400_000 + 10_000 * j, prefer, avoid)
             total_games += games
-    for number, spec in enumerate(PIG_CONFIGS):           # pig games: the default and the tile presence
+    for number, spec in enumerate(PIG_CONFIGS if "pigs" in args.parts else ()):   # the default and the tile presence
         games = max(1, args.games // 2)
         for j, sw in enumerate(({}, dict(dorian_presence="tile"))):
             total += _progress(run, {**spec, **sw}, games, 3600 + 10 * number + j, 600_000 + 10_000 * j, PIGS)
             total_games += games
-    print(f"{total_games} games in {len(CONFIGS) + len(SCARCE_CONFIGS) + 2 * len(PIG_CONFIGS)} configurations, {total} decisions compared, "
+    print(f"{total_games} games ({', '.join(args.parts)}), {total} decisions compared, "
           f"all equal ({time.time() - t0:.0f} s)")
     print("decisions by kind:", ", ".join(f"{k} {v}" for k, v in KINDS.most_common()))
     print("games by end:", ", ".join(f"{k or '?'} {v}" for k, v in STOPS.most_common()))
