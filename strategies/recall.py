@@ -21,6 +21,7 @@ import numpy as np
 
 from sim.core.game import take
 from sim.core.memo import per_object
+from sim.games.recall import state as st
 from strategies import generic, registry
 from strategies.generic import LookaheadParams, LookaheadStrategy, RandomStrategy
 
@@ -102,10 +103,12 @@ def _seat_kinds(groups, n_strategies, t):
     return kinds, weights, ints, ability, arrays, bound, cost
 
 
-def compiled_play(game, state, groups, keys, n_strategies):
+def compiled_play(game, state, groups, keys, n_strategies, counts=None):
     """``play_to_end``'s work: int64[B] decisions of each game (``state`` played in place), or None.
     A plan's ``goal`` decisions (rule 4, paused by the kernel) are made by the runner's own step
-    (``runner._choose_actions``: the plan's Python rule), then the kernel plays on."""
+    (``runner._choose_actions``: the plan's Python rule), then the kernel plays on. ``counts``
+    (int64[B, slots, 2, abilities + 1], zeros) receives the activations and offers per slot
+    (``recall_kernel.play_batch``), for analyses/recall_plans.py."""
     from sim.core.runner import _choose_actions
     from strategies import recall_kernel
     t = state.t
@@ -117,16 +120,29 @@ def compiled_play(game, state, groups, keys, n_strategies):
     keys = np.ascontiguousarray(keys, dtype=np.uint64)
     decisions = np.zeros(state.batch, dtype=np.int64)
     active = np.ones(state.batch, dtype=np.bool_)
+    use0 = t.action_names.index(f"use:{t.ability_names[0]}")
+    n_ab = len(t.ability_names)
+    span = np.array([use0, n_ab], dtype=np.int64)
+    tally = np.zeros((0, n_strategies, 2, n_ab + 1), dtype=np.int64) if counts is None else counts
     while True:
         paused = recall_kernel.play_batch(state.m, state.hidden, state.legal, t.C, t.tab, t.atoms, keys, n_strategies,
                                           kinds, weights, vt, stab, len(t.content.map.slots), decisions, active,
-                                          ints, ability, tribe_v, item_v, path_v, bound, cost)
+                                          ints, ability, tribe_v, item_v, path_v, bound, cost, span, tally)
         rows = np.flatnonzero(paused)
         if not len(rows):
             return decisions
         part = take(state, rows)
         actions = _choose_actions(game, part, np.ones(len(rows), dtype=bool), groups, keys[:, rows], decisions[rows],
                                   n_strategies)
+        if counts is not None:                 # the paused decisions counted as the kernel counts
+            slot = (part.m[:, st.G_START_SLOT] + np.maximum(part.m[:, st.G_DEC], 0)) % t.config.players
+            for r, b in enumerate(rows):
+                if slot[r] < n_strategies:
+                    counts[b, slot[r], 1, :n_ab] += part.legal[r, use0:use0 + n_ab]
+                    counts[b, slot[r], 1, n_ab] += part.legal[r, -1]
+                    a = int(actions[r])
+                    if a == t.A - 1 or use0 <= a < use0 + n_ab:
+                        counts[b, slot[r], 0, n_ab if a == t.A - 1 else a - use0] += 1
         part = game.step(part, actions)
         for name in ("m", "hidden", "legal"):
             getattr(state, name)[rows] = getattr(part, name)

@@ -165,9 +165,12 @@ def _plan_choice(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, me, n, key, base, w,
 
 @njit(cache=True)
 def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weights, vt, stab, n_slots,
-               decisions, active, plan_ints, plan_ability, tribe_v, item_v, path_v, event_bound, fixed_cost):
+               decisions, active, plan_ints, plan_ability, tribe_v, item_v, path_v, event_bound, fixed_cost, span, counts):
     """Every ``active`` game of the batch to its end or to a plan's ``goal`` decision (module doc),
-    in place; ``decisions`` counted on; returns int64[B], 1 where a game paused at a plan's goal."""
+    in place; ``decisions`` counted on; returns int64[B], 1 where a game paused at a plan's goal.
+    ``counts`` int64[B, slots, 2, abilities + 1] (or of length 0: not counted) adds up per game and
+    slot the activations chosen ([.., 0, a]: ``use:a``, last ``ring``) and the decisions where each
+    was legal ([.., 1, a]), as analyses/recall_plans.py counts them; ``span`` = (first ``use:``, abilities)."""
     B, W = m.shape
     A = legal.shape[1]
     n = C[C_NP]
@@ -230,6 +233,15 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                         if score > best:
                             best = score
                             a = x
+            if counts.shape[0] > 0 and slot < n_strategies:
+                use0, n_ab = span[0], span[1]
+                for i in range(n_ab):
+                    counts[b, slot, 1, i] += lg[use0 + i]
+                counts[b, slot, 1, n_ab] += lg[A - 1]
+                if a == A - 1:
+                    counts[b, slot, 0, n_ab] += 1
+                elif a >= use0 and a < use0 + n_ab:
+                    counts[b, slot, 0, a - use0] += 1
             apply(g, h, C, tab, atoms, a)
             advance(g, h, lg, C, tab, atoms)
             d += 1

@@ -274,3 +274,20 @@ def test_a_plan_with_the_goal_param_falls_back_to_the_loop():
     keys = np.stack([rng.stream_keys(1, ids, "strategy", k) for k in range(2)])
     s = GAME.init(config, content, ids, 1)
     assert LookaheadStrategy.play_to_end(GAME, s, strategy_groups(strategies), keys, 2) is None
+
+
+def test_round_robin_counts_the_same_in_compiled_play(monkeypatch):
+    """analyses/recall_plans.py ``play_table`` on the compiled path (activations and offers counted in
+    the kernel, goal decisions in Python) gives the rows and the tally of its step-by-step loop."""
+    import analyses.recall_plans as rr
+    config, content = _setup(2)
+    seats = [registry.make("rc_artifacts", {}, GAME, content), registry.make("random", {}, GAME, content)]
+    names = ["rc_artifacts", "random"]
+    fast_tally, slow_tally = _tally(), _tally()
+    fast = rr.play_table(config, content, seats, names, 12, np.arange(4), fast_tally)
+    monkeypatch.setattr(rr, "compiled_play", lambda *a: None)
+    slow = rr.play_table(config, content, seats, names, 12, np.arange(4), slow_tally)
+    assert fast_tally["games"] >= 2 and sum(fast_tally["offered"].values()) > 0
+    key = lambda r: (r["plan"], r["score"], r["win"], r["keys"], r["tracks"])  # noqa: E731
+    assert sorted(fast, key=key) == sorted(slow, key=key)
+    assert fast_tally == slow_tally
