@@ -10,7 +10,7 @@ strategy's keyed draws. It is ``strategies.generic.LookaheadStrategy`` with Reca
 as defaults; every weight can be set under the seat's ``params.weights``.
 
 Without a replay hook the runner plays games whose seats are all lookahead (``rc_greedy``,
-``lookahead``) or ``random`` in one compiled call (``play_to_end``, strategies/recall_kernel.py),
+``lookahead``), the plans of strategies/recall_plans.py or ``random`` in one compiled call (``play_to_end``, strategies/recall_kernel.py),
 with the same choices as the step-by-step loop.
 """
 from __future__ import annotations

@@ -23,6 +23,12 @@ Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the 
    changes, another seat decides, the next ``main``, ``path`` or ``goal`` comes, or the game
    ends; so a card's items and the field's items are chained before they are compared.
 
+Without a replay hook the runner plays seats of these plans (beside ``rc_greedy``, ``lookahead``
+and ``random``) in one compiled call: strategies/recall_kernel.py ``_plan_choice`` is the same
+definition as ``_choose`` below (rules 1-3 and 5; rule 4's goal decisions pause the kernel and are
+made here), decision for decision (tests/test_recall_plans.py); a plan with Param ``goal`` != 0
+plays step by step. A change to a rule here must be made there too.
+
 All numbers are Params (defaults per plan below), set in the experiment file under a seat's
 ``params``; table keys are content ids (tribes.csv, items.csv, path_cards.csv) and goal kinds
 (``content_types.GOAL_KINDS``), checked when the strategy is made.
