@@ -52,7 +52,7 @@ def _kernel_tables(t) -> tuple:
 def play_to_end(game, state, groups, keys, n_strategies):
     """Every game of ``state`` to its end in ``recall_kernel.play_batch`` (``Strategy.play_to_end``),
     when every seat is ``random``, an unmodified lookahead (its ``_choose``) or a plan of
-    strategies/recall_plans.py (its ``_choose``, Param ``goal`` 0); else None."""
+    strategies/recall_plans.py (its ``_choose``); else None."""
     return None if compiled_play(game, state, groups, keys, n_strategies) is None else state
 
 
@@ -65,22 +65,18 @@ def _seat_kinds(groups, n_strategies, t):
     kinds = np.full(n_strategies, -1, dtype=np.int64)
     weights = np.zeros((n_strategies, len(kvalue.WEIGHTS)))
     ints = np.zeros((n_strategies, rk.PI_N), dtype=np.int64)
-    ability = np.zeros(n_strategies)
+    plan_f = np.zeros((n_strategies, 2))
     tables = {"tribe_value": [], "item_value": [], "path_value": []}
     bound = cost = np.zeros(1, dtype=np.int64)
-    use0 = t.action_names.index(f"use:{t.ability_names[0]}")
-    opt0 = t.action_names.index("opt:0")
     for members, member_of_slot in groups:
         for slot in np.flatnonzero(member_of_slot >= 0):
             m = members[member_of_slot[slot]]
             if type(m) is RandomStrategy:
                 kinds[slot] = rk.RANDOM
                 continue
-            plan = isinstance(m, _Plan) and type(m)._choose is _Plan._choose and not m.params.goal
-            if plan:
+            if isinstance(m, _Plan) and type(m)._choose is _Plan._choose:
                 kinds[slot] = rk.PLAN
-                ints[slot] = [m.params.horizon, use0, len(m.event_bound), opt0, t.config.tribe_draft == "draft"]
-                ability[slot] = m.params.ability
+                ints[slot], plan_f[slot] = m.kernel_numbers(t)
                 bound, cost = m.event_bound.astype(np.int64), m.fixed_cost.astype(np.int64)
                 for name in tables:
                     tables[name].append((slot, getattr(m, name)))
@@ -100,7 +96,7 @@ def _seat_kinds(groups, n_strategies, t):
         for slot, v in rows:
             a[slot] = v
         arrays.append(a)
-    return kinds, weights, ints, ability, arrays, bound, cost
+    return kinds, weights, ints, plan_f, arrays, bound, cost
 
 
 def compiled_play(game, state, groups, keys, n_strategies, counts=None):
@@ -115,7 +111,9 @@ def compiled_play(game, state, groups, keys, n_strategies, counts=None):
     seats = _seat_kinds(groups, n_strategies, t)
     if seats is None or (seats[0] == recall_kernel.RANDOM).all():
         return None                       # all random: the game's own play_uniform (RandomStrategy)
-    kinds, weights, ints, ability, (tribe_v, item_v, path_v), bound, cost = seats
+    kinds, weights, ints, plan_f, (tribe_v, item_v, path_v), bound, cost = seats
+    from strategies.recall_plans import goal_tables
+    gk, gn, gi = goal_tables(t)
     vt, stab = _kernel_tables(t)
     keys = np.ascontiguousarray(keys, dtype=np.uint64)
     decisions = np.zeros(state.batch, dtype=np.int64)
@@ -127,7 +125,8 @@ def compiled_play(game, state, groups, keys, n_strategies, counts=None):
     while True:
         paused = recall_kernel.play_batch(state.m, state.hidden, state.legal, t.C, t.tab, t.atoms, keys, n_strategies,
                                           kinds, weights, vt, stab, len(t.content.map.slots), decisions, active,
-                                          ints, ability, tribe_v, item_v, path_v, bound, cost, span, tally)
+                                          ints, plan_f, tribe_v, item_v, path_v, bound, cost, gk, gn, gi, span,
+                                          tally)
         rows = np.flatnonzero(paused)
         if not len(rows):
             return decisions

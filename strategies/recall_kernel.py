@@ -12,7 +12,7 @@ makes at each decision the choice the runner's loop would make with the Python s
   weights), the best kept, ties broken by ``1e-9 x u_a`` as ``strategies.base.argmax_tiebreak``.
 
 * a plan seat (``strategies.recall_plans``): the lookahead above with the plan's five rules
-  (``_plan_choice``, the definition of ``recall_plans._Plan._choose``, decision for decision);
+  (``_plan_values``; ``recall_plans._Plan._choose`` calls the same code per row through ``plan_tables``);
   at a ``goal`` decision (rule 4, which counts the goals on the scored end state) the game
   pauses: ``play_batch`` leaves it there with ``paused[b] = 1`` and the caller makes that one
   decision in Python (``strategies.recall.compiled_play``), then plays on.
@@ -66,7 +66,7 @@ def _uniform_choice(lg, u):
 
 @njit(cache=True)
 def _continued(tg, th, tlg, cg, ch, clg, me, n, w, vt, u0, horizon, C, tab, atoms):
-    """``recall_plans._Plan._continued`` for one trial (``tg``, ``th``, ``tlg``, played on in place):
+    """Rule 5 of strategies/recall_plans.py for one trial (``tg``, ``th``, ``tlg``, played on in place):
     up to ``horizon`` greedy steps of seat ``me`` while it decides its own turn and the kind is not a
     stop kind; each step the legal action of best value + 1e-9 x ((u0 x 7919 + 0.618.. x (a + 1) x
     (step + 1)) mod 1), the first of equal scores (np.argmax). Returns the value at the end."""
@@ -97,15 +97,77 @@ def _continued(tg, th, tlg, cg, ch, clg, me, n, w, vt, u0, horizon, C, tab, atom
 
 
 @njit(cache=True)
-def _plan_choice(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, me, n, key, base, w, vt, C, tab, atoms,
-                 ints, ability, tribe_v, item_v, path_v, event_bound, fixed_cost):
-    """``recall_plans._Plan._choose`` for one decision: ``og`` the observation's row, ``sg``/``sh``/``slg``
-    the state sampled from it; every legal action tried, valued (after the continuation for the
-    plan kinds and activations, rule 5), rules 1-3 added, the best kept (ties by 1e-9 x u_a)."""
+def _bits(x):
+    c = 0
+    while x > 0:
+        c += x & 1
+        x >>= 1
+    return c
+
+
+@njit(cache=True)
+def goal_progress(g, h, me, gk, gn, gi):
+    """``recall_plans`` Param ``goal``'s term without the Param: goal points x count / n (at most 1) of
+    the best goal card seat ``me`` holds (``h``'s goal cards), by cheap counts of row ``g``
+    (camps: the camp rewards received). ``gk``/``gn``: kind index and n per goal card;
+    ``gi``: (goal points, 1 when stones count in total, map slots)."""
+    base = st.SEAT0 + me * st.SW
+    count = np.zeros(11, np.int64)              # content_types.GOAL_KINDS order
+    for c in range(4):
+        a = g[base + st.P_ARTS + c]
+        count[0] = max(count[0], a) if c else a
+        count[1] += a > 0
+    total, most = 0, 0
+    for c in range(3):
+        x = g[base + st.P_STONES + c]
+        count[2] += x > 0
+        total += x
+        most = max(most, x) if c else x
+    count[3] = total if gi[1] else most
+    for j in range(6):
+        count[4] += g[base + st.P_UPG + j] >= 0
+        count[7] += g[base + st.P_SLOT + j] >= 0
+    count[5] = _bits(g[base + st.P_SANCT])
+    count[6] = g[base + st.P_MON]
+    for k in range(st.K_MAX):
+        count[7] += g[base + st.P_AVAIL + k]
+    for t in range(3):
+        count[8] += g[base + st.P_UNLOCK + t]
+    count[9] = _bits(g[base + st.P_CAMPS])
+    for k in range(gi[2]):
+        built = False
+        for i in range(7):
+            built = built or g[base + st.P_BLD + 7 * k + i] > 0
+        count[10] += built
+    got = 0.0
+    for j in range(3):
+        card = h[st.H_GOALS + 3 * me + j]
+        progress = min(count[gk[max(card, 0)]] / gn[max(card, 0)], 1.0) if card >= 0 else 0.0
+        got = max(got, progress) if j else progress
+    return gi[0] * got
+
+
+@njit(cache=True)
+def goal_progress_rows(m, hidden, players, gk, gn, gi):
+    """float[B]: ``goal_progress`` per row (``recall_plans._Plan._goal_progress``)."""
+    out = np.zeros(m.shape[0])
+    for b in range(m.shape[0]):
+        out[b] = goal_progress(m[b], hidden[b], players[b], gk, gn, gi)
+    return out
+
+
+@njit(cache=True)
+def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, me, n, u0, w, vt, C, tab, atoms,
+                 ints, pf, tribe_v, item_v, path_v, event_bound, fixed_cost, gk, gn, gi, out):
+    """The plan's value of each legal action into ``out`` (-inf where illegal): ``og`` the observation's
+    row, ``sg``/``sh``/``slg`` the state sampled from it; every legal action tried and valued (after
+    the continuation for the plan kinds and activations, rule 5; Param ``goal``'s progress term at
+    the end), the activation bonus (rule 2) and rules 1-3 added. ``pf``: (ability, goal). Rule 4
+    (a goal decision's discard) is added by the caller (``recall_plans._Plan._goal_bonus``)."""
     A = slg.shape[0]
     kind = og[st.G_KIND]
     horizon, use0, n_ab, opt0 = ints[PI_HORIZON], ints[PI_USE0], ints[PI_NAB], ints[PI_OPT0]
-    u0 = uniform(key, base)
+    ability, goal = pf[0], pf[1]
     plan_kind = kind == st.K_MAIN or kind == st.K_DEV or kind == st.K_DEV_FIELD or kind == st.K_UNITS
     # rule 2's reserve: the cheapest owned event-bound ability's cost (RC-R65), 0 when none
     own = st.SEAT0 + me * st.SW
@@ -135,9 +197,8 @@ def _plan_choice(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, me, n, key, base, w,
             sector += sg[own + st.P_PATHS + i] >= 0
         for i in range(2):
             bonus[opt0 + i] = path_v[og[st.G_PATH + 2 * sector + i]]
-    best = -np.inf
-    a = 0
     for x in range(A):
+        out[x] = -np.inf
         if not slg[x]:
             continue
         tg[:] = sg
@@ -149,23 +210,43 @@ def _plan_choice(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, me, n, key, base, w,
         activation = (x >= use0 and x < use0 + n_ab) or x == A - 1
         if horizon > 0 and (plan_kind or activation) and v > STOPPED:
             v = _continued(tg, th, tlg, cg, ch, clg, me, n, w, vt, u0, horizon, C, tab, atoms)
+        if goal != 0.0 and v > STOPPED:             # after the continuation, or of the one step
+            v = v + goal * goal_progress(tg, th, me, gk, gn, gi)
         if activation and v > STOPPED:
             ab = x - use0
             event = ab < n_ab and event_bound[min(max(ab, 0), n_ab - 1)] != 0      # as np.clip there
             v = v + (ability if event or left >= reserve else -ability)
-        v = v + bonus[x]
-        if not np.isfinite(v):
-            v = 0.0
-        score = v + 1e-9 * uniform(key, base + x)
-        if score > best:
-            best = score
-            a = x
-    return a
+        out[x] = v + bonus[x]
+
+
+@njit(cache=True)
+def plan_tables(om, sm, shid, slegal, players, u0, which, weights, plan_ints, plan_f, tribe_v, item_v, path_v,
+                event_bound, fixed_cost, gk, gn, gi, C, tab, atoms, vt):
+    """float[B, A]: ``_plan_values`` of each row (observation ``om[b]``, sampled state ``sm``/``shid``/
+    ``slegal``, decider ``players[b]``, the plan of member ``which[b]``): the step-by-step path
+    (``recall_plans._Plan._choose``) calls the kernel's own rules."""
+    B, W = om.shape
+    A = slegal.shape[1]
+    n = C[C_NP]
+    tg = np.empty(W, np.int32)
+    cg = np.empty(W, np.int32)
+    th = np.empty(shid.shape[1], np.int32)
+    ch = np.empty(shid.shape[1], np.int32)
+    tlg = np.zeros(A, np.bool_)
+    clg = np.zeros(A, np.bool_)
+    out = np.empty((B, A))
+    for b in range(B):
+        k = which[b]
+        _plan_values(om[b], sm[b], shid[b], slegal[b], tg, th, tlg, cg, ch, clg, players[b], n, u0[b], weights[k], vt,
+                     C, tab, atoms, plan_ints[k], plan_f[k], tribe_v[k], item_v[k], path_v[k], event_bound, fixed_cost,
+                     gk, gn, gi, out[b])
+    return out
 
 
 @njit(cache=True)
 def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weights, vt, stab, n_slots,
-               decisions, active, plan_ints, plan_ability, tribe_v, item_v, path_v, event_bound, fixed_cost, span, counts):
+               decisions, active, plan_ints, plan_f, tribe_v, item_v, path_v, event_bound, fixed_cost, gk, gn, gi, span,
+               counts):
     """Every ``active`` game of the batch to its end or to a plan's ``goal`` decision (module doc),
     in place; ``decisions`` counted on; returns int64[B], 1 where a game paused at a plan's goal.
     ``counts`` int64[B, slots, 2, abilities + 1] (or of length 0: not counted) adds up per game and
@@ -188,6 +269,7 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
     goals = np.zeros(3, np.int64)
     goal_n = np.zeros(st.MAXP, np.int64)
     paused = np.zeros(B, np.int64)
+    values = np.empty(A)
     for b in range(B):
         if not active[b]:
             continue
@@ -210,9 +292,18 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                     observe_row(g, h, me, n_slots, og, seat_chests, goals, goal_n)
                     sg[:] = og
                     deal_row(sg, lg, seat_chests, goals, goal_n, me, skey, sh, slg, stab)
-                    a = _plan_choice(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, me, n, key, base, weights[slot], vt,
-                                     C, tab, atoms, plan_ints[slot], plan_ability[slot], tribe_v[slot],
-                                     item_v[slot], path_v[slot], event_bound, fixed_cost)
+                    _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, me, n, uniform(key, base), weights[slot],
+                                 vt, C, tab, atoms, plan_ints[slot], plan_f[slot], tribe_v[slot], item_v[slot],
+                                 path_v[slot], event_bound, fixed_cost, gk, gn, gi, values)
+                    best = -np.inf
+                    for x in range(A):                   # strategies.base.argmax_tiebreak, non-finite as 0
+                        if not slg[x]:
+                            continue
+                        v = values[x] if np.isfinite(values[x]) else 0.0
+                        score = v + 1e-9 * uniform(key, base + x)
+                        if score > best:
+                            best = score
+                            a = x
                 else:
                     skey = np.uint64(uniform(key, base) * 9007199254740992.0)
                     observe_row(g, h, me, n_slots, sg, seat_chests, goals, goal_n)

@@ -236,7 +236,7 @@ def test_the_round_robin_experiment_loads_with_the_four_plans_and_the_baseline()
     (1, ["rc_artifacts"], 4),
 ])
 def test_compiled_plans_choose_as_the_runner_loop(players, seats, games, monkeypatch):
-    """``play_to_end`` with plan seats (the kernel's ``_plan_choice``, goal decisions paused to Python)
+    """``play_to_end`` with plan seats (the kernel's ``_plan_values``, goal decisions paused to Python)
     plays the games of the runner's step-by-step loop (``_Plan._choose``) decision for decision: the
     same final (or stopped) state, game by game, beside rc_greedy and random seats and solo; and the
     runner takes that path (``play_batch`` called)."""
@@ -262,18 +262,22 @@ def test_compiled_plans_choose_as_the_runner_loop(players, seats, games, monkeyp
     assert calls, "the runner did not take the compiled path"
 
 
-def test_a_plan_with_the_goal_param_falls_back_to_the_loop():
-    """Param ``goal`` (the progress term inside the continuation) is not compiled: such a seat makes
-    ``play_to_end`` return None, so the runner plays it step by step."""
+def test_a_plan_with_the_goal_param_plays_the_loop_s_games_compiled():
+    """Param ``goal`` (the progress term, valued at the end of each continuation) is compiled too:
+    rc_artifacts with ``goal = 1`` beside rc_greedy, the same final states either way."""
     from sim.core.runner import strategy_groups
     from strategies.generic import LookaheadStrategy
+    from tests.test_recall_play import _loop_to_end
     config, content = _setup(2)
     strategies = [registry.make("rc_artifacts", {"goal": 1.0}, GAME, content),
                   registry.make("rc_greedy", {}, GAME, content)]
-    ids = np.arange(2)
-    keys = np.stack([rng.stream_keys(1, ids, "strategy", k) for k in range(2)])
-    s = GAME.init(config, content, ids, 1)
-    assert LookaheadStrategy.play_to_end(GAME, s, strategy_groups(strategies), keys, 2) is None
+    seed, ids = 2, np.arange(3)
+    keys = np.stack([rng.stream_keys(seed, ids, "strategy", k) for k in range(2)])
+    fast = LookaheadStrategy.play_to_end(GAME, GAME.init(config, content, ids, seed), strategy_groups(strategies),
+                                         keys, 2)
+    slow, _ = _loop_to_end(strategies, config, content, seed, ids)
+    for name in ("m", "hidden", "legal"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=name)
 
 
 def test_round_robin_counts_the_same_in_compiled_play(monkeypatch):
