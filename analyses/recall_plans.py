@@ -3,7 +3,9 @@
 ``python -m analyses.recall_plans experiments/recall_plans.toml [--games N] [--chunk C] [--jobs J] [--partial FILE]`` plays
 the experiment's ``[[entrants]]`` at every table of ``players`` of them (each table leaves the
 others out; game i plays table ``i % tables``), exactly as the runner chooses (its strategy
-groups, streams and decision counters), and prints markdown tables:
+groups, streams and decision counters; the compiled whole-game path when its seats allow it,
+``strategies.recall.compiled_play``, which counts the activations in the kernel), and prints
+markdown tables:
 
 * win share and mean score per plan, 95% Wilson intervals, over the games that end, and the
   means of what the plans aim at (the kept goal card met, sanctuaries built, camps received,
@@ -36,6 +38,7 @@ from sim.core.runner import _choose_actions, strategy_groups
 from sim.games.recall import state as st
 from sim.games.recall.game import GAME
 from strategies import registry
+from strategies.recall import compiled_play
 from analyses.intervals import wilson
 
 
@@ -69,6 +72,12 @@ def play_table(config, content, strategies, names, seed: int, ids, tally: dict) 
     used = np.zeros((len(ids), n, n_ab + 1), dtype=np.int64)      # per game, slot, ability (+ ring)
     offered = np.zeros((len(ids), n, n_ab + 1), dtype=np.int64)   # decisions where it was legal
     out = []
+    counts = np.zeros((len(ids), n, 2, n_ab + 1), dtype=np.int64)
+    if compiled_play(GAME, s, groups, keys, n, counts) is not None:   # the runner's compiled path, same choices
+        kind = s.m[:, st.G_KIND]
+        tally["stopped"] += int((kind == st.K_STOP).sum())
+        done = np.flatnonzero(kind == st.K_DONE)
+        return _rows(take(s, done), names, counts[done, :, 0], counts[done, :, 1], tally) if len(done) else []
     while len(live):
         kind = s.m[:, st.G_KIND]
         done = np.flatnonzero(kind == st.K_DONE)

@@ -3,7 +3,7 @@
 While the engine stops games at rules it does not compile yet (docs/recall_engine.md), a run
 through the runner fails at the first stop, so the engine is timed on the runner's own choice
 loop with stopped games dropped: the compiled whole-game paths the runner takes (random play:
-``GAME.play_uniform``, ``RandomStrategy.play_to_end``; lookahead seats such as rc_greedy:
+``GAME.play_uniform``, ``RandomStrategy.play_to_end``; lookahead seats such as rc_greedy and the four plans:
 ``strategies.recall.compiled_play``, ``LookaheadStrategy.play_to_end``), which leave a stopped game
 stopped, else the runner's choice loop (``tests.recall_games.ended``). Every row says how many of the games
 ended: games/s counts every game played (ended or stopped), decisions per game only the ended
@@ -24,6 +24,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = ROOT / "benchmarks" / "recall_random.toml"
 BASELINE = ROOT / "experiments" / "recall_tribes.toml"
+PLANS = ROOT / "experiments" / "recall_plans.toml"          # the four plans of strategies/recall_plans.py
 
 
 def _play(exp_path: str, first: int, games: int) -> tuple[int, int, int]:
@@ -90,7 +91,8 @@ def compile_seconds() -> float:
 def rows(row, batch: int, oracle_games: int, oracle_rate) -> None:
     """Append the Recall rows through ``row(label, value, runs)``."""
     rates = {}
-    for label, path, games in (("random", RANDOM, batch), ("rc_greedy", BASELINE, max(64, batch // 4))):
+    for label, path, games in (("random", RANDOM, batch), ("rc_greedy", BASELINE, max(64, batch // 4)),
+                               ("the four plans", PLANS, max(64, batch // 8))):
         for jobs in (1, 2):
             rate, done, decisions = _rate(path, games, jobs)
             rates[label, jobs] = (rate, done, games)

@@ -10,7 +10,7 @@ strategy's keyed draws. It is ``strategies.generic.LookaheadStrategy`` with Reca
 as defaults; every weight can be set under the seat's ``params.weights``.
 
 Without a replay hook the runner plays games whose seats are all lookahead (``rc_greedy``,
-``lookahead``) or ``random`` in one compiled call (``play_to_end``, strategies/recall_kernel.py),
+``lookahead``), the plans of strategies/recall_plans.py or ``random`` in one compiled call (``play_to_end``, strategies/recall_kernel.py),
 with the same choices as the step-by-step loop.
 """
 from __future__ import annotations
@@ -19,7 +19,9 @@ import dataclasses
 
 import numpy as np
 
+from sim.core.game import take
 from sim.core.memo import per_object
+from sim.games.recall import state as st
 from strategies import generic, registry
 from strategies.generic import LookaheadParams, LookaheadStrategy, RandomStrategy
 
@@ -49,36 +51,102 @@ def _kernel_tables(t) -> tuple:
 
 def play_to_end(game, state, groups, keys, n_strategies):
     """Every game of ``state`` to its end in ``recall_kernel.play_batch`` (``Strategy.play_to_end``),
-    when every seat is ``random`` or an unmodified lookahead (its ``_choose``); else None."""
+    when every seat is ``random``, an unmodified lookahead (its ``_choose``) or a plan of
+    strategies/recall_plans.py (its ``_choose``); else None."""
     return None if compiled_play(game, state, groups, keys, n_strategies) is None else state
 
 
-def compiled_play(game, state, groups, keys, n_strategies):
-    """``play_to_end``'s work: int64[B] decisions of each game (``state`` played in place), or None."""
+def _seat_kinds(groups, n_strategies, t):
+    """(kinds, weights, plan arrays) per slot for ``play_batch``, or None when a seat has no compiled kind."""
     from sim.games.recall import value
     from sim.games.recall.kernel import value as kvalue
-    from strategies import recall_kernel
+    from strategies import recall_kernel as rk
+    from strategies.recall_plans import _Plan
     kinds = np.full(n_strategies, -1, dtype=np.int64)
     weights = np.zeros((n_strategies, len(kvalue.WEIGHTS)))
+    ints = np.zeros((n_strategies, rk.PI_N), dtype=np.int64)
+    plan_f = np.zeros((n_strategies, 2))
+    tables = {"tribe_value": [], "item_value": [], "path_value": []}
+    bound = cost = np.zeros(1, dtype=np.int64)
     for members, member_of_slot in groups:
         for slot in np.flatnonzero(member_of_slot >= 0):
             m = members[member_of_slot[slot]]
             if type(m) is RandomStrategy:
-                kinds[slot] = recall_kernel.RANDOM
+                kinds[slot] = rk.RANDOM
+                continue
+            if isinstance(m, _Plan) and type(m)._choose is _Plan._choose:
+                kinds[slot] = rk.PLAN
+                ints[slot], plan_f[slot] = m.kernel_numbers(t)
+                bound, cost = m.event_bound.astype(np.int64), m.fixed_cost.astype(np.int64)
+                for name in tables:
+                    tables[name].append((slot, getattr(m, name)))
             elif (isinstance(m, LookaheadStrategy) and type(m)._choose is LookaheadStrategy._choose
                   and type(m).act is LookaheadStrategy.act):
-                w = value._weights(m.params.weights)
-                kinds[slot] = recall_kernel.LOOKAHEAD
-                weights[slot] = [w[k] for k in kvalue.WEIGHTS]
+                kinds[slot] = rk.LOOKAHEAD
             else:
                 return None
-    if (kinds < 0).any() or (kinds == recall_kernel.RANDOM).all():
-        return None                       # all random: the game's own play_uniform (RandomStrategy)
+            w = value._weights(m.params.weights)
+            weights[slot] = [w[k] for k in kvalue.WEIGHTS]
+    if (kinds < 0).any():
+        return None
+    arrays = []
+    for name, rows in tables.items():
+        width = max([len(v) for _, v in rows], default=1)
+        a = np.zeros((n_strategies, width))
+        for slot, v in rows:
+            a[slot] = v
+        arrays.append(a)
+    return kinds, weights, ints, plan_f, arrays, bound, cost
+
+
+def compiled_play(game, state, groups, keys, n_strategies, counts=None):
+    """``play_to_end``'s work: int64[B] decisions of each game (``state`` played in place), or None.
+    A plan's ``goal`` decisions (rule 4, paused by the kernel) are made by the runner's own step
+    (``runner._choose_actions``: the plan's Python rule), then the kernel plays on. ``counts``
+    (int64[B, slots, 2, abilities + 1], zeros) receives the activations and offers per slot
+    (``recall_kernel.play_batch``), for analyses/recall_plans.py."""
+    from sim.core.runner import _choose_actions
+    from strategies import recall_kernel
     t = state.t
+    seats = _seat_kinds(groups, n_strategies, t)
+    if seats is None or (seats[0] == recall_kernel.RANDOM).all():
+        return None                       # all random: the game's own play_uniform (RandomStrategy)
+    kinds, weights, ints, plan_f, (tribe_v, item_v, path_v), bound, cost = seats
+    from strategies.recall_plans import goal_tables
+    gk, gn, gi = goal_tables(t)
     vt, stab = _kernel_tables(t)
-    return recall_kernel.play_batch(state.m, state.hidden, state.legal, t.C, t.tab, t.atoms,
-                                    np.ascontiguousarray(keys, dtype=np.uint64), n_strategies, kinds, weights, vt,
-                                    stab, len(t.content.map.slots))
+    keys = np.ascontiguousarray(keys, dtype=np.uint64)
+    decisions = np.zeros(state.batch, dtype=np.int64)
+    active = np.ones(state.batch, dtype=np.bool_)
+    use0 = t.action_names.index(f"use:{t.ability_names[0]}")
+    n_ab = len(t.ability_names)
+    span = np.array([use0, n_ab], dtype=np.int64)
+    tally = np.zeros((0, n_strategies, 2, n_ab + 1), dtype=np.int64) if counts is None else counts
+    while True:
+        paused = recall_kernel.play_batch(state.m, state.hidden, state.legal, t.C, t.tab, t.atoms, keys, n_strategies,
+                                          kinds, weights, vt, stab, len(t.content.map.slots), decisions, active,
+                                          ints, plan_f, tribe_v, item_v, path_v, bound, cost, gk, gn, gi, span,
+                                          tally)
+        rows = np.flatnonzero(paused)
+        if not len(rows):
+            return decisions
+        part = take(state, rows)
+        actions = _choose_actions(game, part, np.ones(len(rows), dtype=bool), groups, keys[:, rows], decisions[rows],
+                                  n_strategies)
+        if counts is not None:                 # the paused decisions counted as the kernel counts
+            slot = (part.m[:, st.G_START_SLOT] + np.maximum(part.m[:, st.G_DEC], 0)) % t.config.players
+            for r, b in enumerate(rows):
+                if slot[r] < n_strategies:
+                    counts[b, slot[r], 1, :n_ab] += part.legal[r, use0:use0 + n_ab]
+                    counts[b, slot[r], 1, n_ab] += part.legal[r, -1]
+                    a = int(actions[r])
+                    if a == t.A - 1 or use0 <= a < use0 + n_ab:
+                        counts[b, slot[r], 0, n_ab if a == t.A - 1 else a - use0] += 1
+        part = game.step(part, actions)
+        for name in ("m", "hidden", "legal"):
+            getattr(state, name)[rows] = getattr(part, name)
+        decisions[rows] += 1
+        active = paused.astype(np.bool_)
 
 
 generic.COMPILED_LOOKAHEAD["recall"] = play_to_end

@@ -11,9 +11,17 @@ makes at each decision the choice the runner's loop would make with the Python s
   step), each result valued for the decider (``kernel/value.py``'s ``seat_value`` with the seat's
   weights), the best kept, ties broken by ``1e-9 x u_a`` as ``strategies.base.argmax_tiebreak``.
 
+* a plan seat (``strategies.recall_plans``): the lookahead above with the plan's five rules
+  (``_plan_values``; ``recall_plans._Plan._choose`` calls the same code per row through ``plan_tables``);
+  at a ``goal`` decision (rule 4, which counts the goals on the scored end state) the game
+  pauses: ``play_batch`` leaves it there with ``paused[b] = 1`` and the caller makes that one
+  decision in Python (``strategies.recall.compiled_play``), then plays on.
+
 ``u``, ``u_a``: the seat's ``StrategyRng`` draws at the game's decision counter
-(``uniform(key, 1024 x decisions + a)``). Seat kinds and weights arrive as arrays per slot
-(``kinds``: 0 random, 1 lookahead; ``weights`` float64[slots, 8] in kernel/value.py's order).
+(``uniform(key, 1024 x decisions + a)``; ``decisions`` in and out, per game). Seat kinds and
+weights arrive as arrays per slot (``kinds``: 0 random, 1 lookahead, 2 plan; ``weights``
+float64[slots, 11] in kernel/value.py's order); a plan's numbers too (``PlanTables``), none
+computed from content here (numba would freeze them into its cache).
 """
 from __future__ import annotations
 
@@ -34,7 +42,11 @@ from sim.games.recall.kernel.value import seat_value
 # every engine kernel module: apply/advance compile their callees into this file's code
 kernel_cache.watch(__file__, st, *sorted(Path(flow.__file__).parent.glob("*.py")))
 
-RANDOM, LOOKAHEAD = 0, 1
+RANDOM, LOOKAHEAD, PLAN = 0, 1, 2
+# ``plan_ints`` columns: the continuation's steps (rule 5), the first ``use:`` action, the
+# abilities' count, ``opt:0``, 1 when the tribes are drafted (RC-S33: rule 1 applies)
+(PI_HORIZON, PI_USE0, PI_NAB, PI_OPT0, PI_DRAFT, PI_N) = range(6)
+STOPPED = -1e9                           # kernel/value.py's value of a stopped state
 
 
 @njit(cache=True)
@@ -53,24 +65,216 @@ def _uniform_choice(lg, u):
 
 
 @njit(cache=True)
-def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weights, vt, stab, n_slots):
-    """Every game of the batch to its end (module doc), in place; returns each game's decisions."""
+def _continued(tg, th, tlg, cg, ch, clg, me, n, w, vt, u0, horizon, C, tab, atoms):
+    """Rule 5 of strategies/recall_plans.py for one trial (``tg``, ``th``, ``tlg``, played on in place):
+    up to ``horizon`` greedy steps of seat ``me`` while it decides its own turn and the kind is not a
+    stop kind; each step the legal action of best value + 1e-9 x ((u0 x 7919 + 0.618.. x (a + 1) x
+    (step + 1)) mod 1), the first of equal scores (np.argmax). Returns the value at the end."""
+    A = tlg.shape[0]
+    for step in range(horizon):
+        k = tg[st.G_KIND]
+        if (k < 0 or k == st.K_MAIN or k == st.K_PATH or k == st.K_GOAL or k == st.K_DRAFT
+                or k == st.K_START_FIELD or k == st.K_STOP or tg[st.G_DEC] != me or tg[st.G_ACTIVE] != me):
+            break
+        best = -np.inf
+        pick = -1
+        for x in range(A):
+            if not tlg[x]:
+                continue
+            cg[:] = tg
+            ch[:] = th
+            apply(cg, ch, C, tab, atoms, x)
+            advance(cg, ch, clg, C, tab, atoms)
+            v = seat_value(cg, ch, me, n, w, vt)
+            tie = (u0 * 7919.0 + 0.6180339887 * (x + 1) * (step + 1)) % 1.0
+            score = v + 1e-9 * tie
+            if score > best or pick < 0:
+                best = score
+                pick = x
+        apply(tg, th, C, tab, atoms, pick)                  # the engine is deterministic: the same result
+        advance(tg, th, tlg, C, tab, atoms)
+    return seat_value(tg, th, me, n, w, vt)
+
+
+@njit(cache=True)
+def _bits(x):
+    c = 0
+    while x > 0:
+        c += x & 1
+        x >>= 1
+    return c
+
+
+@njit(cache=True)
+def goal_progress(g, h, me, gk, gn, gi):
+    """``recall_plans`` Param ``goal``'s term without the Param: goal points x count / n (at most 1) of
+    the best goal card seat ``me`` holds (``h``'s goal cards), by cheap counts of row ``g``
+    (camps: the camp rewards received). ``gk``/``gn``: kind index and n per goal card;
+    ``gi``: (goal points, 1 when stones count in total, map slots)."""
+    base = st.SEAT0 + me * st.SW
+    count = np.zeros(11, np.int64)              # content_types.GOAL_KINDS order
+    for c in range(4):
+        a = g[base + st.P_ARTS + c]
+        count[0] = max(count[0], a) if c else a
+        count[1] += a > 0
+    total, most = 0, 0
+    for c in range(3):
+        x = g[base + st.P_STONES + c]
+        count[2] += x > 0
+        total += x
+        most = max(most, x) if c else x
+    count[3] = total if gi[1] else most
+    for j in range(6):
+        count[4] += g[base + st.P_UPG + j] >= 0
+        count[7] += g[base + st.P_SLOT + j] >= 0
+    count[5] = _bits(g[base + st.P_SANCT])
+    count[6] = g[base + st.P_MON]
+    for k in range(st.K_MAX):
+        count[7] += g[base + st.P_AVAIL + k]
+    for t in range(3):
+        count[8] += g[base + st.P_UNLOCK + t]
+    count[9] = _bits(g[base + st.P_CAMPS])
+    for k in range(gi[2]):
+        built = False
+        for i in range(7):
+            built = built or g[base + st.P_BLD + 7 * k + i] > 0
+        count[10] += built
+    got = 0.0
+    for j in range(3):
+        card = h[st.H_GOALS + 3 * me + j]
+        progress = min(count[gk[max(card, 0)]] / gn[max(card, 0)], 1.0) if card >= 0 else 0.0
+        got = max(got, progress) if j else progress
+    return gi[0] * got
+
+
+@njit(cache=True)
+def goal_progress_rows(m, hidden, players, gk, gn, gi):
+    """float[B]: ``goal_progress`` per row (``recall_plans._Plan._goal_progress``)."""
+    out = np.zeros(m.shape[0])
+    for b in range(m.shape[0]):
+        out[b] = goal_progress(m[b], hidden[b], players[b], gk, gn, gi)
+    return out
+
+
+@njit(cache=True)
+def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, me, n, u0, w, vt, C, tab, atoms,
+                 ints, pf, tribe_v, item_v, path_v, event_bound, fixed_cost, gk, gn, gi, out):
+    """The plan's value of each legal action into ``out`` (-inf where illegal): ``og`` the observation's
+    row, ``sg``/``sh``/``slg`` the state sampled from it; every legal action tried and valued (after
+    the continuation for the plan kinds and activations, rule 5; Param ``goal``'s progress term at
+    the end), the activation bonus (rule 2) and rules 1-3 added. ``pf``: (ability, goal). Rule 4
+    (a goal decision's discard) is added by the caller (``recall_plans._Plan._goal_bonus``)."""
+    A = slg.shape[0]
+    kind = og[st.G_KIND]
+    horizon, use0, n_ab, opt0 = ints[PI_HORIZON], ints[PI_USE0], ints[PI_NAB], ints[PI_OPT0]
+    ability, goal = pf[0], pf[1]
+    plan_kind = kind == st.K_MAIN or kind == st.K_DEV or kind == st.K_DEV_FIELD or kind == st.K_UNITS
+    # rule 2's reserve: the cheapest owned event-bound ability's cost (RC-R65), 0 when none
+    own = st.SEAT0 + me * st.SW
+    reserve = 1 << 20
+    for i in range(n_ab):
+        if og[own + st.P_OWN + i] > 0 and event_bound[i] != 0:
+            cost = 1 if fixed_cost[i] != 0 else 1 + og[own + st.P_USES + i]
+            reserve = min(reserve, cost)
+    if reserve == 1 << 20:
+        reserve = 0
+    # rules 1-3's bonus per option (rows of other kinds: none)
+    bonus = np.zeros(A)
+    if kind == st.K_DRAFT and ints[PI_DRAFT] != 0:
+        for i in range(5):
+            bonus[opt0 + i] = tribe_v[og[st.G_TRIBE_DISP + i]] + item_v[og[st.G_ITEM_DISP + i]]
+    elif kind == st.K_ITEM:
+        track = og[st.G_KTRACK]
+        j = 0
+        for i in range(4):
+            x = og[st.G_OLD_ITEMS + 4 * track + i]
+            if x >= 0:
+                bonus[opt0 + j] = item_v[x]
+                j += 1
+    elif kind == st.K_PATH:
+        sector = 0
+        for i in range(3):
+            sector += sg[own + st.P_PATHS + i] >= 0
+        for i in range(2):
+            bonus[opt0 + i] = path_v[og[st.G_PATH + 2 * sector + i]]
+    for x in range(A):
+        out[x] = -np.inf
+        if not slg[x]:
+            continue
+        tg[:] = sg
+        th[:] = sh
+        apply(tg, th, C, tab, atoms, x)
+        advance(tg, th, tlg, C, tab, atoms)
+        left = tg[own + st.P_SKILL]
+        v = seat_value(tg, th, me, n, w, vt)
+        activation = (x >= use0 and x < use0 + n_ab) or x == A - 1
+        if horizon > 0 and (plan_kind or activation) and v > STOPPED:
+            v = _continued(tg, th, tlg, cg, ch, clg, me, n, w, vt, u0, horizon, C, tab, atoms)
+        if goal != 0.0 and v > STOPPED:             # after the continuation, or of the one step
+            v = v + goal * goal_progress(tg, th, me, gk, gn, gi)
+        if activation and v > STOPPED:
+            ab = x - use0
+            event = ab < n_ab and event_bound[min(max(ab, 0), n_ab - 1)] != 0      # as np.clip there
+            v = v + (ability if event or left >= reserve else -ability)
+        out[x] = v + bonus[x]
+
+
+@njit(cache=True)
+def plan_tables(om, sm, shid, slegal, players, u0, which, weights, plan_ints, plan_f, tribe_v, item_v, path_v,
+                event_bound, fixed_cost, gk, gn, gi, C, tab, atoms, vt):
+    """float[B, A]: ``_plan_values`` of each row (observation ``om[b]``, sampled state ``sm``/``shid``/
+    ``slegal``, decider ``players[b]``, the plan of member ``which[b]``): the step-by-step path
+    (``recall_plans._Plan._choose``) calls the kernel's own rules."""
+    B, W = om.shape
+    A = slegal.shape[1]
+    n = C[C_NP]
+    tg = np.empty(W, np.int32)
+    cg = np.empty(W, np.int32)
+    th = np.empty(shid.shape[1], np.int32)
+    ch = np.empty(shid.shape[1], np.int32)
+    tlg = np.zeros(A, np.bool_)
+    clg = np.zeros(A, np.bool_)
+    out = np.empty((B, A))
+    for b in range(B):
+        k = which[b]
+        _plan_values(om[b], sm[b], shid[b], slegal[b], tg, th, tlg, cg, ch, clg, players[b], n, u0[b], weights[k], vt,
+                     C, tab, atoms, plan_ints[k], plan_f[k], tribe_v[k], item_v[k], path_v[k], event_bound, fixed_cost,
+                     gk, gn, gi, out[b])
+    return out
+
+
+@njit(cache=True)
+def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weights, vt, stab, n_slots,
+               decisions, active, plan_ints, plan_f, tribe_v, item_v, path_v, event_bound, fixed_cost, gk, gn, gi, span,
+               counts):
+    """Every ``active`` game of the batch to its end or to a plan's ``goal`` decision (module doc),
+    in place; ``decisions`` counted on; returns int64[B], 1 where a game paused at a plan's goal.
+    ``counts`` int64[B, slots, 2, abilities + 1] (or of length 0: not counted) adds up per game and
+    slot the activations chosen ([.., 0, a]: ``use:a``, last ``ring``) and the decisions where each
+    was legal ([.., 1, a]), as analyses/recall_plans.py counts them; ``span`` = (first ``use:``, abilities)."""
     B, W = m.shape
     A = legal.shape[1]
     n = C[C_NP]
+    og = np.empty(W, np.int32)
     sg = np.empty(W, np.int32)
     tg = np.empty(W, np.int32)
+    cg = np.empty(W, np.int32)
     sh = np.empty(hidden.shape[1], np.int32)
     th = np.empty(hidden.shape[1], np.int32)
+    ch = np.empty(hidden.shape[1], np.int32)
     slg = np.zeros(A, np.bool_)
     tlg = np.zeros(A, np.bool_)
+    clg = np.zeros(A, np.bool_)
     seat_chests = np.zeros(st.MAXP, np.int64)
     goals = np.zeros(3, np.int64)
     goal_n = np.zeros(st.MAXP, np.int64)
-    decisions = np.zeros(B, np.int64)
+    paused = np.zeros(B, np.int64)
+    values = np.empty(A)
     for b in range(B):
+        if not active[b]:
+            continue
         g, h, lg = m[b], hidden[b], legal[b]
-        d = 0
+        d = decisions[b]
         while g[st.G_KIND] != st.K_DONE and g[st.G_KIND] != st.K_STOP:
             me = g[st.G_DEC]
             slot = (g[st.G_START_SLOT] + max(me, 0)) % n
@@ -80,6 +284,26 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                 base = d * 1024
                 if kinds[slot] == RANDOM:
                     a = _uniform_choice(lg, uniform(key, base))
+                elif kinds[slot] == PLAN:
+                    if g[st.G_KIND] == st.K_GOAL:
+                        paused[b] = 1
+                        break
+                    skey = np.uint64(uniform(key, base) * 9007199254740992.0)
+                    observe_row(g, h, me, n_slots, og, seat_chests, goals, goal_n)
+                    sg[:] = og
+                    deal_row(sg, lg, seat_chests, goals, goal_n, me, skey, sh, slg, stab)
+                    _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, me, n, uniform(key, base), weights[slot],
+                                 vt, C, tab, atoms, plan_ints[slot], plan_f[slot], tribe_v[slot], item_v[slot],
+                                 path_v[slot], event_bound, fixed_cost, gk, gn, gi, values)
+                    best = -np.inf
+                    for x in range(A):                   # strategies.base.argmax_tiebreak, non-finite as 0
+                        if not slg[x]:
+                            continue
+                        v = values[x] if np.isfinite(values[x]) else 0.0
+                        score = v + 1e-9 * uniform(key, base + x)
+                        if score > best:
+                            best = score
+                            a = x
                 else:
                     skey = np.uint64(uniform(key, base) * 9007199254740992.0)
                     observe_row(g, h, me, n_slots, sg, seat_chests, goals, goal_n)
@@ -100,8 +324,17 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                         if score > best:
                             best = score
                             a = x
+            if counts.shape[0] > 0 and slot < n_strategies:
+                use0, n_ab = span[0], span[1]
+                for i in range(n_ab):
+                    counts[b, slot, 1, i] += lg[use0 + i]
+                counts[b, slot, 1, n_ab] += lg[A - 1]
+                if a == A - 1:
+                    counts[b, slot, 0, n_ab] += 1
+                elif a >= use0 and a < use0 + n_ab:
+                    counts[b, slot, 0, a - use0] += 1
             apply(g, h, C, tab, atoms, a)
             advance(g, h, lg, C, tab, atoms)
             d += 1
         decisions[b] = d
-    return decisions
+    return paused

@@ -23,6 +23,12 @@ Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the 
    changes, another seat decides, the next ``main``, ``path`` or ``goal`` comes, or the game
    ends; so a card's items and the field's items are chained before they are compared.
 
+Without a replay hook the runner plays seats of these plans (beside ``rc_greedy``, ``lookahead``
+and ``random``) in one compiled call: rules 1-3 and 5 (and Param ``goal``) are compiled
+(strategies/recall_kernel.py ``_plan_values``), and ``_choose`` below, the step-by-step path, calls
+the same code per row (``plan_tables``); rule 4 is Python here (``_goal_bonus``: the goal counts of
+the scored end state), where the whole-game play pauses at each goal decision of a plan.
+
 All numbers are Params (defaults per plan below), set in the experiment file under a seat's
 ``params``; table keys are content ids (tribes.csv, items.csv, path_cards.csv) and goal kinds
 (``content_types.GOAL_KINDS``), checked when the strategy is made.
@@ -34,22 +40,14 @@ import dataclasses
 import numpy as np
 
 from sim.core.game import take
+from sim.core.memo import per_object
 from sim.games.recall import state as st
 from sim.games.recall.content_types import GOAL_KINDS
 from sim.games.recall.engine import abilities
-from sim.games.recall.value import STOPPED
 from strategies import registry
 from strategies.base import argmax_tiebreak
 from strategies.generic import LookaheadParams, LookaheadStrategy
 from strategies.recall import GREEDY_WEIGHTS
-
-# kinds a continuation stops before (the next turn's choice, a special round's)
-_STOP_KINDS = np.array([st.K_MAIN, st.K_PATH, st.K_GOAL, st.K_DRAFT, st.K_START_FIELD, st.K_STOP])
-# decisions valued after the continuation (rule 5): the turn's card and field, the development
-# action's type and field (a one-step trial of the type sees none of the building), the UNITS split
-_PLAN_KINDS = np.array([st.K_MAIN, st.K_DEV, st.K_DEV_FIELD, st.K_UNITS])
-_CHUNK = 1500            # trial rows continued at once (each expands to its legal actions)
-
 
 def _table(default: dict):
     return dataclasses.field(default_factory=lambda: dict(default))
@@ -100,144 +98,54 @@ class _Plan(LookaheadStrategy):
         self.event_bound = np.array([bool(x.event) for x in source])
         self.fixed_cost = np.array([bool(x.hexagon) for x in source])
 
+    def kernel_numbers(self, t) -> tuple:
+        """(int64[PI_N], float64[2]) of this plan for strategies/recall_kernel.py: horizon, first
+        ``use:`` action, abilities, ``opt:0``, 1 when tribes are drafted; (ability, goal)."""
+        from strategies import recall_kernel as rk
+        ints = np.zeros(rk.PI_N, dtype=np.int64)
+        ints[[rk.PI_HORIZON, rk.PI_USE0, rk.PI_NAB, rk.PI_OPT0, rk.PI_DRAFT]] = [
+            self.params.horizon, t.action_names.index(f"use:{t.ability_names[0]}"), len(self.event_bound),
+            t.action_names.index("opt:0"), t.config.tribe_draft == "draft"]
+        return ints, np.array([self.params.ability, self.params.goal], dtype=np.float64)
+
     def _choose(self, obs, legal, rng, members, which):
+        """Rules 1-3 and 5 (and the ``goal`` Param) are the kernel's (``recall_kernel.plan_tables``, the
+        code the compiled whole-game play runs); rule 4 is added here for the goal decisions."""
+        from sim.games.recall import value
+        from sim.games.recall.kernel import value as kvalue
+        from strategies import recall_kernel as rk
+        from strategies.recall import _kernel_tables
         b, a = legal.shape
         t = obs.t
-        players = np.asarray(obs.player)
         u = rng.uniform(a)
         state = self.game.sample_state(obs, (u[:, 0] * 2**53).astype(np.uint64))
-        rows, acts = np.nonzero(legal)
-        trial = self.game.step(take(state, rows), acts)
-        value = np.zeros(len(rows))
+        numbers = [m.kernel_numbers(t) for m in members]
+        weights = np.array([[w[k] for k in kvalue.WEIGHTS] for w in (value._weights(m.params.weights) for m in members)])
+        stack = lambda name: np.stack([getattr(m, name) for m in members]).astype(np.float64)  # noqa: E731
+        table = rk.plan_tables(np.ascontiguousarray(obs.m), state.m, state.hidden, np.ascontiguousarray(legal),
+                               np.asarray(obs.player, dtype=np.int64), np.ascontiguousarray(u[:, 0]),
+                               np.asarray(which, dtype=np.int64), weights, np.stack([x[0] for x in numbers]),
+                               np.stack([x[1] for x in numbers]), stack("tribe_value"), stack("item_value"),
+                               stack("path_value"), self.event_bound.astype(np.int64), self.fixed_cost.astype(np.int64),
+                               *goal_tables(t), t.C, t.tab, t.atoms, _kernel_tables(t)[0])
         kind = obs.m[:, st.G_KIND]
-        use0 = t.action_names.index(f"use:{t.ability_names[0]}")
-        activation = ((acts >= use0) & (acts < use0 + len(t.ability_names))) | (acts == a - 1)
+        opt0 = t.action_names.index("opt:0")
         for k, m in enumerate(members):
-            mine = np.flatnonzero(which[rows] == k)
-            if not len(mine):
-                continue
-            value[mine] = m._trial_values(take(trial, mine), players[rows[mine]],
-                                          np.isin(kind[rows[mine]], _PLAN_KINDS) | activation[mine], u[rows[mine], 0])
-            value[mine] += np.where(activation[mine] & (value[mine] > STOPPED),
-                                    m._activation_bonus(obs, take(trial, mine), rows[mine], acts[mine] - use0), 0.0)
-        table = np.full((b, a), -np.inf)
-        table[rows, acts] = value
-        for k, m in enumerate(members):
-            mine = which == k
-            m._plan_bonus(obs, state, table, mine)
+            goal = np.flatnonzero((np.asarray(which) == k) & (kind == st.K_GOAL))
+            if len(goal):
+                table[goal] += m._goal_bonus(obs, state, goal, opt0, a)
         return argmax_tiebreak(np.where(np.isfinite(table), table, 0.0), legal, u)
 
-    def _activation_bonus(self, obs, trial, rows, ability):
-        """Rule 2: ``ability`` per activation; minus that for a non-event one that leaves fewer stones on
-        the skill field than the cheapest owned event-bound ability costs (its window would find
-        none: K-01, Decoder, Vertolker... are offered only when their cost is payable, RC-R65)."""
-        me = np.asarray(obs.player)[rows]
-        n_ab = len(self.event_bound)
-        owned = _seat(obs.m[rows], me, st.P_OWN, n_ab) > 0
-        uses = _seat(obs.m[rows], me, st.P_USES, n_ab)
-        cost = np.where(self.fixed_cost[None, :], 1, 1 + uses)
-        reserve = np.where(owned & self.event_bound[None, :], cost, 1 << 20).min(axis=1)
-        reserve = np.where(reserve == 1 << 20, 0, reserve)
-        left = _seat(trial.m, me, st.P_SKILL, 1)[:, 0]
-        event = self.event_bound[np.clip(ability, 0, n_ab - 1)] & (ability < n_ab)
-        ok = event | (left >= reserve)
-        return np.where(ok, self.params.ability, -self.params.ability)
-
-    # ---- values of the trials ----------------------------------------------------------------------
-
-    def _trial_values(self, trial, players, cont, u0):
-        """Each trial's value; the ``cont`` rows after the greedy continuation (rule 5)."""
-        w = self.params.weights
-        value = self.game.position_value(trial, players, w)
-        go = np.flatnonzero(cont & (value > STOPPED)) if self.params.horizon else np.zeros(0, dtype=np.int64)
-        if self.params.goal:                         # the continued rows get it at their end (_continued)
-            value += np.where((value > STOPPED) & ~np.isin(np.arange(len(value)), go),
-                              self.params.goal * self._goal_progress(trial, players), 0.0)
-        for start in range(0, len(go), _CHUNK):
-            part = go[start:start + _CHUNK]
-            value[part] = self._continued(take(trial, part), players[part], u0[part])
-        return value
-
     def _goal_progress(self, s, players):
-        """Goal points x the progress (count / n, at most 1) of the best goal card seat ``players[r]``
-        holds, by cheap counts of the state rows (camps: the camp rewards received; the scoring
-        counts the camps next to own buildings, nearly the same). The player's own cards: in a
-        sampled state they are the real ones, known to the viewer."""
-        from sim.games.recall.scoring import scoring_tables
-        sc = scoring_tables(s.t.content)
-        m, p = s.m, players
-        r = np.arange(len(p))
-        arts = _seat(m, p, st.P_ARTS, 4)
-        stones = _seat(m, p, st.P_STONES, 3)
-        slots = len(s.t.content.map.slots)
-        bld = _seat(m, p, st.P_BLD, 7 * slots)
-        bits = lambda col: np.array([bin(int(x)).count("1") for x in _seat(m, p, col, 1)[:, 0]])  # noqa: E731
-        keys = _seat(m, p, st.P_AVAIL, st.K_MAX).sum(axis=1) + (_seat(m, p, st.P_SLOT, 6) >= 0).sum(axis=1)
-        count = {"artifacts_one_colour": arts.max(axis=1), "artifact_colours": (arts > 0).sum(axis=1),
-                 "stone_colours": (stones > 0).sum(axis=1),
-                 "stones": stones.sum(axis=1) if s.t.config.goal_stones == "total" else stones.max(axis=1),
-                 "upgrade_tiles": (_seat(m, p, st.P_UPG, 6) >= 0).sum(axis=1), "sanctuaries": bits(st.P_SANCT),
-                 "monuments": _seat(m, p, st.P_MON, 1)[:, 0], "key_cards": keys,
-                 "old_tribes": _seat(m, p, st.P_UNLOCK, 3).sum(axis=1), "camps": bits(st.P_CAMPS),
-                 "area_tiles": (bld.reshape(len(p), slots, 7) > 0).any(axis=2).sum(axis=1)}
-        table = np.stack([count[k] for k in GOAL_KINDS], axis=1)[:, sc.goal_kind]          # [r, G]
-        progress = np.minimum(table / sc.goal_n, 1.0)
-        held = s.hidden[r[:, None], st.H_GOALS + 3 * p[:, None] + np.arange(3)[None, :]]   # [r, 3]
-        got = np.where(held >= 0, progress[r[:, None], np.maximum(held, 0)], 0.0).max(axis=1)
-        return sc.goal_points * got
+        """Param ``goal``'s term without the Param (``recall_kernel.goal_progress``): goal points x
+        count / n, at most 1, of the best goal card seat ``players[r]`` holds, by cheap counts of
+        the state rows (camps: the camp rewards received; the scoring counts the camps next to own
+        buildings, nearly the same). The player's own cards: in a sampled state they are the real
+        ones, known to the viewer."""
+        from strategies import recall_kernel as rk
+        return rk.goal_progress_rows(s.m, s.hidden, np.asarray(players, dtype=np.int64), *goal_tables(s.t))
 
-    def _continued(self, s, players, u0):
-        """The value after up to ``horizon`` greedy steps of ``players`` on states ``s``."""
-        w = self.params.weights
-        for step in range(self.params.horizon):
-            m = s.m
-            go = ((m[:, st.G_KIND] >= 0) & ~np.isin(m[:, st.G_KIND], _STOP_KINDS)
-                  & (m[:, st.G_DEC] == players) & (m[:, st.G_ACTIVE] == players))
-            idx = np.flatnonzero(go)
-            if not len(idx):
-                break
-            sub = take(s, idx)
-            rows, acts = np.nonzero(sub.legal)
-            tried = self.game.step(take(sub, rows), acts)
-            v = self.game.position_value(tried, players[idx][rows], w)
-            tie = (u0[idx][rows] * 7919.0 + 0.6180339887 * (acts + 1) * (step + 1)) % 1.0
-            table = np.full(sub.legal.shape, -np.inf)
-            table[rows, acts] = v + 1e-9 * tie
-            pos = np.full(sub.legal.shape, -1)
-            pos[rows, acts] = np.arange(len(rows))
-            chosen = take(tried, pos[np.arange(len(idx)), np.argmax(table, axis=1)])
-            s = _put(s, idx, chosen)
-        value = self.game.position_value(s, players, w)
-        if self.params.goal:                         # valued at the end of the continuation, like the rest
-            value += np.where(value > STOPPED, self.params.goal * self._goal_progress(s, players), 0.0)
-        return value
-
-    # ---- the plan's rules per decision kind ------------------------------------------------------------
-
-    def _plan_bonus(self, obs, state, table, mine):
-        """Adds rules 1, 3 and 4 (and the item choice of rule 2) to ``table`` for the rows ``mine``."""
-        t, kind, m = obs.t, obs.m[:, st.G_KIND], obs.m
-        opt0 = t.action_names.index("opt:0")
-        draft = np.flatnonzero(mine & (kind == st.K_DRAFT))
-        if len(draft) and t.config.tribe_draft == "draft":
-            pairs = m[draft, st.G_TRIBE_DISP:st.G_TRIBE_DISP + 5]
-            items = m[draft, st.G_ITEM_DISP:st.G_ITEM_DISP + 5]
-            table[draft, opt0:opt0 + 5] += self.tribe_value[pairs] + self.item_value[items]
-        item = np.flatnonzero(mine & (kind == st.K_ITEM))
-        for r in item:
-            track = m[r, st.G_KTRACK]
-            left = [x for x in m[r, st.G_OLD_ITEMS + 4 * track:st.G_OLD_ITEMS + 4 * track + 4] if x >= 0]
-            table[r, opt0:opt0 + len(left)] += self.item_value[left]
-        path = np.flatnonzero(mine & (kind == st.K_PATH))
-        if len(path):
-            me = np.asarray(obs.player)[path]
-            chosen = state.seat(st.P_PATHS, 3)[path, me] >= 0
-            sector = chosen.sum(axis=1)
-            cards = np.stack([m[path, st.G_PATH + 2 * sector], m[path, st.G_PATH + 2 * sector + 1]], axis=1)
-            table[path, opt0:opt0 + 2] += self.path_value[cards]
-        goal = np.flatnonzero(mine & (kind == st.K_GOAL))
-        if len(goal):
-            table[goal] += self._goal_bonus(obs, state, goal, opt0, table.shape[1])
+    # ---- rule 4, on the sampled state ------------------------------------------------------------------
 
     def _goal_bonus(self, obs, state, rows, opt0, a):
         """Rule 4: per discard option, goal points x the chance of meeting what is kept."""
@@ -266,20 +174,14 @@ class _Plan(LookaheadStrategy):
 _Plan.group = _Plan
 
 
-def _seat(m, players, col: int, n: int) -> np.ndarray:
-    """int[rows, n]: columns ``col .. col + n`` of seat ``players[r]``'s block in rows ``m``."""
-    start = st.SEAT0 + np.asarray(players, dtype=np.int64) * st.SW + col
-    return m[np.arange(len(m))[:, None], start[:, None] + np.arange(n)[None, :]]
-
-
-def _put(s, idx, sub):
-    """A copy of the states ``s`` with rows ``idx`` replaced by the states ``sub``."""
-    out = st.copy_state(s)
-    for f in dataclasses.fields(out):
-        value = getattr(out, f.name)
-        if isinstance(value, np.ndarray):
-            value[idx] = getattr(sub, f.name)
-    return out
+@per_object
+def goal_tables(t) -> tuple:
+    """(kind index int64[G], n int64[G], (goal points, 1 when stones count in total, map slots)) for
+    ``recall_kernel.goal_progress``, from the run's tables ``t``."""
+    from sim.games.recall.scoring import scoring_tables
+    sc = scoring_tables(t.content)
+    info = np.array([sc.goal_points, t.config.goal_stones == "total", len(t.content.map.slots)], dtype=np.int64)
+    return np.ascontiguousarray(sc.goal_kind, dtype=np.int64), np.ascontiguousarray(sc.goal_n, dtype=np.int64), info
 
 
 def _weights(**changes) -> dict:

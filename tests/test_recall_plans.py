@@ -225,3 +225,73 @@ def test_the_round_robin_experiment_loads_with_the_four_plans_and_the_baseline()
     assert exp.variants["base"].players == 4 and [s.strategy for s in exp.seats] == list(PLANS)
     assert [e.strategy for e in exp.entrants] == list(PLANS) + ["rc_greedy"]
     assert len(tables_of(exp.entrants, 4)) == 5 and exp.games <= 100
+
+
+# ---- the compiled plans (strategies/recall_kernel.py PLAN seats) ----------------------------------------
+
+@pytest.mark.parametrize("players, seats, games", [
+    (4, list(PLANS), 3),
+    (2, ["rc_builder", "rc_greedy"], 4),
+    (3, ["rc_keys", "random", "rc_knowledge"], 3),
+    (1, ["rc_artifacts"], 4),
+])
+def test_compiled_plans_choose_as_the_runner_loop(players, seats, games, monkeypatch):
+    """``play_to_end`` with plan seats (the kernel's ``_plan_values``, goal decisions paused to Python)
+    plays the games of the runner's step-by-step loop (``_Plan._choose``) decision for decision: the
+    same final (or stopped) state, game by game, beside rc_greedy and random seats and solo; and the
+    runner takes that path (``play_batch`` called)."""
+    from sim.core.runner import play_games, strategy_groups
+    from strategies import recall_kernel
+    from strategies.generic import LookaheadStrategy
+    from tests.test_recall_play import _live, _loop_to_end
+    config, content = _setup(players)
+    strategies = [registry.make(name, {}, GAME, content) for name in seats]
+    seed, ids = 8, np.arange(50, 50 + games)
+    keys = np.stack([rng.stream_keys(seed, ids, "strategy", k) for k in range(players)])
+    fast = LookaheadStrategy.play_to_end(GAME, GAME.init(config, content, ids, seed), strategy_groups(strategies), keys,
+                                         players)
+    assert fast is not None, "the compiled path refused the plans"
+    slow, _ = _loop_to_end(strategies, config, content, seed, ids)
+    assert not _live(fast).any()
+    for name in ("m", "hidden", "legal"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=name)
+    calls = []
+    play = recall_kernel.play_batch
+    monkeypatch.setattr(recall_kernel, "play_batch", lambda *a: calls.append(1) or play(*a))
+    play_games(GAME, config, content, strategies, seed, ids[:2], seating="fixed")
+    assert calls, "the runner did not take the compiled path"
+
+
+def test_a_plan_with_the_goal_param_plays_the_loop_s_games_compiled():
+    """Param ``goal`` (the progress term, valued at the end of each continuation) is compiled too:
+    rc_artifacts with ``goal = 1`` beside rc_greedy, the same final states either way."""
+    from sim.core.runner import strategy_groups
+    from strategies.generic import LookaheadStrategy
+    from tests.test_recall_play import _loop_to_end
+    config, content = _setup(2)
+    strategies = [registry.make("rc_artifacts", {"goal": 1.0}, GAME, content),
+                  registry.make("rc_greedy", {}, GAME, content)]
+    seed, ids = 2, np.arange(3)
+    keys = np.stack([rng.stream_keys(seed, ids, "strategy", k) for k in range(2)])
+    fast = LookaheadStrategy.play_to_end(GAME, GAME.init(config, content, ids, seed), strategy_groups(strategies),
+                                         keys, 2)
+    slow, _ = _loop_to_end(strategies, config, content, seed, ids)
+    for name in ("m", "hidden", "legal"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=name)
+
+
+def test_round_robin_counts_the_same_in_compiled_play(monkeypatch):
+    """analyses/recall_plans.py ``play_table`` on the compiled path (activations and offers counted in
+    the kernel, goal decisions in Python) gives the rows and the tally of its step-by-step loop."""
+    import analyses.recall_plans as rr
+    config, content = _setup(2)
+    seats = [registry.make("rc_artifacts", {}, GAME, content), registry.make("random", {}, GAME, content)]
+    names = ["rc_artifacts", "random"]
+    fast_tally, slow_tally = _tally(), _tally()
+    fast = rr.play_table(config, content, seats, names, 12, np.arange(4), fast_tally)
+    monkeypatch.setattr(rr, "compiled_play", lambda *a: None)
+    slow = rr.play_table(config, content, seats, names, 12, np.arange(4), slow_tally)
+    assert fast_tally["games"] >= 2 and sum(fast_tally["offered"].values()) > 0
+    key = lambda r: (r["plan"], r["score"], r["win"], r["keys"], r["tracks"])  # noqa: E731
+    assert sorted(fast, key=key) == sorted(slow, key=key)
+    assert fast_tally == slow_tally
