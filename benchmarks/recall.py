@@ -1,14 +1,12 @@
 """The Recall part of ``make bench`` (``python -m benchmarks.run --games recall``).
 
-While the engine stops games at rules it does not compile yet (docs/recall_engine.md), a run
-through the runner fails at the first stop, so the engine is timed on the runner's own choice
-loop with stopped games dropped: the compiled whole-game paths the runner takes (random play:
-``GAME.play_uniform``, ``RandomStrategy.play_to_end``; lookahead seats such as rc_greedy and the four plans:
-``strategies.recall.compiled_play``, ``LookaheadStrategy.play_to_end``), which leave a stopped game
-stopped, else the runner's choice loop (``tests.recall_games.ended``). Every row says how many of the games
-ended: games/s counts every game played (ended or stopped), decisions per game only the ended
-ones. ``--jobs 2`` is two worker processes (joblib, loky) each playing half of the games.
-Once every game ends these are the runner's whole-game rates.
+The engine is timed on the compiled whole-game paths the runner takes (random play:
+``GAME.play_uniform``, ``RandomStrategy.play_to_end``; lookahead seats such as rc_greedy and the
+four plans: ``strategies.recall.compiled_play``, ``LookaheadStrategy.play_to_end``), else on the
+runner's choice loop (``tests.recall_games.ended``). Every rule is compiled, so every game ends;
+each row still says how many did (a game the engine stopped, at a state-size limit, would be
+counted in games/s but not in decisions per game). ``--jobs 2`` is two worker processes
+(joblib, loky) each playing half of the games.
 """
 from __future__ import annotations
 
