@@ -218,24 +218,27 @@ def verdict_table(lines_by_level: dict, games: dict, delta: float, alpha: float 
 
 
 def strong_play(exp, opts: Options, results_root="results", by: str | None = None, delta: float | None = None,
-                jobs: int = 1, progress: bool = False) -> pl.DataFrame:
-    """Play every level of ``exp`` that is missing (kept shards are reused) and return the table."""
+                jobs: int = 1, progress: bool = False, play: bool = True) -> pl.DataFrame:
+    """Play every level of ``exp`` that is missing (kept shards are reused) and return the table;
+    ``play=False`` reads only the games already kept (a run cut short: its games column says how many)."""
     from analyses.load import open_results
     from sim.play import run_experiment
 
     opts.check()
     delta = exp.analysis.get("min_edge", 2.0) / 100 if delta is None else delta
     tuned = tuned_seat(exp.game, opts.tuned_file) if set(opts.levels) - {"default"} else None
-    lines, plays = {}, {}
+    lines, plays, games = {}, {}, {}
     for level in opts.levels:
         lexp = level_experiment(exp, level, tuned, opts)
-        run_experiment(lexp, out_root=results_root, jobs=jobs, games=opts.games[level], progress=progress)
+        if play:
+            run_experiment(lexp, out_root=results_root, jobs=jobs, games=opts.games[level], progress=progress)
         res = open_results(str(lexp.results_dir(results_root)), results_root)
         if by is None:
             by = balance.default_group(res.scan())
         lines[level] = level_lines(res, by, opts.games[level])
+        games[level] = min(opts.games[level], min(i.games for i in res.variants.values()))
         plays[level] = describe(level, exp, tuned, opts.search_budget)
-    table = verdict_table(lines, opts.games, delta, plays=plays).with_columns(
+    table = verdict_table(lines, games, delta, plays=plays).with_columns(
         experiment=pl.lit(exp.name), by=pl.lit(by), delta=pl.lit(delta))
     return table
 
@@ -292,6 +295,8 @@ def _parse(argv):
     ap.add_argument("--by", default=None, help="grouping (default: the report's: faction, strategy or seat)")
     ap.add_argument("--min-edge", type=float, default=None, help="δ in percentage points (default: the file's, else 2)")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--no-play", action="store_true",
+                    help="play nothing: the table of the games already kept (e.g. a search level cut short)")
     ap.add_argument("--out", default="results", help="results root (default results/)")
     return ap.parse_args(argv)
 
@@ -310,7 +315,7 @@ def main(argv=None) -> int:
             raise InputError("command line", "--min-edge", f"expected percentage points in [0, 50), got {args.min_edge}")
         exp = load_experiment(args.experiment)
         table = strong_play(exp, opts, args.out, args.by, None if args.min_edge is None else args.min_edge / 100,
-                            args.jobs, progress=True)
+                            args.jobs, progress=True, play=not args.no_play)
         path = write(table, exp.results_dir(args.out))
     except InputError as err:
         print(f"error: {err}", file=sys.stderr)

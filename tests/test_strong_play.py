@@ -94,6 +94,10 @@ def test_tiny_run_has_a_row_per_seat_and_level_and_the_report_shows_it(tmp_path)
     assert plays["tuned"] == "4 x ak_early_retreat+tuned" and plays["search"].startswith("4 x search (budget 2")
     assert (out / "ak_tiny__tuned").is_dir() and (out / "ak_tiny__search").is_dir()
     assert table["by"][0] == "seat"
+    kept = sp.strong_play(exp, sp.Options(games={"default": 50, "tuned": 50, "search": 8}, search_budget=2), out,
+                          play=False)                     # reads the kept games only: a run cut short
+    assert dict(kept.select("level", "games").unique().iter_rows()) == {"default": 12, "tuned": 12, "search": 2}
+    assert kept["estimate"].to_list() == table["estimate"].to_list()
     sp.write(table, exp.results_dir(out))
     files = experiment_report(open_results(str(out / "ak_tiny"), out), tmp_path / "rep", with_ratings=False,
                               strong_play=True)
