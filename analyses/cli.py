@@ -46,6 +46,8 @@ def register(subparsers) -> None:
     rep.add_argument("--details", choices=["auto", "all", "none"], default="auto",
                      help="per-variant figures for multi-variant experiments (auto: up to 6 variants)")
     rep.add_argument("--no-ratings", action="store_true", help="skip the Plackett-Luce ratings")
+    rep.add_argument("--strong-play", action="store_true",
+                     help="add the 'does it hold under stronger play?' table kept by python -m analyses.strong_play")
     rep.set_defaults(func=cmd_report)
 
     cmp_ = subparsers.add_parser("compare", help="compare variant B against A: paired tests, a verdict per group "
@@ -100,10 +102,15 @@ def cmd_report(args) -> int:
 
     check_report_dir(args.report_dir)
     results = open_results(args.source, args.results)
+    if args.strong_play:
+        from analyses import strong_play
+        if strong_play.read(results.root) is None:
+            raise InputError(results.root, strong_play.TABLE_FILE, "no strong-play table: run python -m "
+                             f"analyses.strong_play EXPERIMENT.toml --out {args.results} first")
     print(f"writing the report of {results.experiment} into {args.report_dir} (tables, figures, PDF)...",
           file=sys.stderr, flush=True)
     files = experiment_report(results, args.report_dir, args.by, args.level, args.details, not args.no_ratings,
-                              min_edge=min_edge(args, results))
+                              min_edge=min_edge(args, results), strong_play=args.strong_play)
     print(f"report: {files.pdf}")
     print(f"html: {files.html}")
     print(f"figures: {len(files.pngs)} PNG files in {files.pngs[0].parent if files.pngs else args.report_dir}")

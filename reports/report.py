@@ -532,8 +532,9 @@ def add_verdict_page(w: _Writer, m: metrics_mod.Metrics, name: str, title: str):
 
 def experiment_report(results: Results, out_dir=OUT, by: str | None = None, level: float = 0.95,
                       details: str = "auto", with_ratings: bool = True,
-                      min_edge: float = verdicts.MIN_EDGE) -> ReportFiles:
-    """Write ``<out>/<experiment>.pdf`` and ``<out>/<experiment>/*.png`` for all variants."""
+                      min_edge: float = verdicts.MIN_EDGE, strong_play: bool = False) -> ReportFiles:
+    """Write ``<out>/<experiment>.pdf`` and ``<out>/<experiment>/*.png`` for all variants
+    (``strong_play``: with the "does it hold under stronger play?" table, reports/strong_play.py)."""
     out_dir = Path(out_dir)
     name = safe_name(results.experiment if len(results.variants) > 1 else results.label)
     w = _Writer(out_dir / f"{name}.pdf", out_dir / name)
@@ -571,6 +572,9 @@ def experiment_report(results: Results, out_dir=OUT, by: str | None = None, leve
                           summary_html(m), _stamp(m).text())
                 variant_figures(w, m, suffix, results)
         ladder.add_pages(w, results)      # the skill ladder's section, when `sim ladder` kept one (docs/tuning.md)
+        if strong_play:                   # the table `python -m analyses.strong_play` kept (docs/analyses.md)
+            from reports import strong_play as strong
+            strong.add_pages(w, results)
     finally:
         files = w.close()
     return files
