@@ -457,6 +457,31 @@ def held_figures(w: _Writer, m: metrics_mod.Metrics, ha, suffix: str = "", label
               F.text_page(body, st, title + (f" ({k + 1}/{len(pages)})" if len(pages) > 1 else ""), size=6.5),
               H.table(header, rows, flagged) + H.paragraphs([f"note: {n}" for n in ha.notes]), st.text(), k == 0,
               title=title)
+    if ha.uses is not None and ha.uses.height:
+        u = ha.uses.with_columns(label=pl.struct("value", "players").map_elements(
+            lambda r: with_label(r["value"], labels) + (f" ({r['players']}p)" if ha.uses["players"].n_unique() > 1 else ""),
+            return_dtype=pl.String))
+        w.add(f"held_{name}_activations{suffix}",
+              F.activations(u, _stamp(m, f"{lv}% normal intervals over the holders' seat-games"),
+                            f"{ha.held.name.capitalize()} activations per tribe and item: mean per game of the seats "
+                            "holding it at the end"))
+
+
+def uses_lines(ha, labels: dict | None = None) -> list:
+    """The activations table (``Held.uses_prefix``) as text lines; [] without one."""
+    if ha.uses is None or not ha.uses.height:
+        return []
+    multi = ha.uses["players"].n_unique() > 1
+    header = (["players"] if multi else []) + [ha.held.name, "seats holding", "uses per holder",
+                                               f"{int(round(ha.level * 100))}% interval", "holders using it", "others"]
+    rows = [([str(r["players"])] if multi else []) + [
+        with_label(r["value"], labels or {}), f"{r['holders']:,}", f"{r['uses_mean']:.2f}",
+        fmt.interval(r["uses_lo"], r["uses_hi"], 2), f"{100 * r['users']:.0f}%", f"{r['uses_other']:.2f}"]
+        for r in ha.uses.iter_rows(named=True)]
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
+    return ["", f"{ha.held.name.upper()} ACTIVATIONS PER GAME: seats holding it at the end (others: the seats "
+            "not holding it)", "  ".join(c.ljust(wd) for c, wd in zip(header, widths)).rstrip()] + [
+        "  ".join(c.ljust(wd) for c, wd in zip(r, widths)).rstrip() for r in rows]
 
 
 def held_lines(ha, labels: dict | None = None) -> list:
@@ -468,7 +493,8 @@ def held_lines(ha, labels: dict | None = None) -> list:
             "  ".join(c.ljust(wd) for c, wd in zip(header, widths)).rstrip()]
     text += [("  ".join(c.ljust(wd) for c, wd in zip(r, widths)) + ("  *" if f else "")).rstrip()
              for r, f in zip(rows, flagged)]
-    return text + [""] + [f"note: {n}" for n in ha.notes] + ["* Holm-significant within this table (not a verdict)"]
+    return (text + [""] + [f"note: {n}" for n in ha.notes] + ["* Holm-significant within this table (not a verdict)"]
+            + uses_lines(ha, labels))
 
 
 def overview_rows(all_metrics: dict) -> tuple:
