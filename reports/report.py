@@ -415,6 +415,11 @@ def feature_figures(w: _Writer, m: metrics_mod.Metrics, fa, suffix: str = "", la
                           f"{fa.feature.name}: change of the win rate by {fa.by} with the value in play", m.level))
 
 
+def plural(name: str) -> str:
+    """The plural of a held-content name in page titles: card -> cards, ability -> abilities."""
+    return name[:-1] + "ies" if name.endswith("y") and name[-2:-1] not in "aeiou" else name + "s"
+
+
 HELD_SHOWN = 15            # a held-content figure shows the 15 largest and the 15 smallest lifts
 
 
@@ -443,15 +448,15 @@ def held_figures(w: _Writer, m: metrics_mod.Metrics, ha, suffix: str = "", label
         lambda r: with_label(r["value"], labels) + (f" ({r['players']}p)" if ha.table["players"].n_unique() > 1 else ""),
         return_dtype=pl.String), diff=pl.col("lift")).sort("lift")
     shown = t if t.height <= 2 * HELD_SHOWN else pl.concat([t.head(HELD_SHOWN), t.tail(HELD_SHOWN)])
-    st = _stamp(m, f"{lv}% Wald intervals, games as clusters; Holm over the {ha.held.name}s")
+    st = _stamp(m, f"{lv}% Wald intervals, games as clusters; Holm over the {plural(ha.held.name)}")
     more = f" ({shown.height} of {t.height}: the extremes)" if shown.height < t.height else ""
     w.add(f"held_{name}{suffix}",
-          F.forest(shown, "label", st, f"{ha.held.name.capitalize()}s held at the end: holders' win share minus "
+          F.forest(shown, "label", st, f"{plural(ha.held.name).capitalize()} held at the end: holders' win share minus "
                    f"the others'{more}", "percentage points", 100.0,
                    xlabel="holders - other seats (percentage points of win share; an association, not an effect)"))
     header, rows, flagged = held_rows(ha, labels)
     pages = _pages(_wrap(held_lines(ha, labels), 150), 62)
-    title = f"{ha.held.name.capitalize()}s held at the end"
+    title = f"{plural(ha.held.name).capitalize()} held at the end"
     for k, body in enumerate(pages):
         w.add(f"held_{name}_table{'' if k == 0 else f'_{k + 1}'}{suffix}",
               F.text_page(body, st, title + (f" ({k + 1}/{len(pages)})" if len(pages) > 1 else ""), size=6.5),
@@ -488,7 +493,7 @@ def held_lines(ha, labels: dict | None = None) -> list:
     """The held-content table as text lines (a report's pages, the ``summary`` command)."""
     header, rows, flagged = held_rows(ha, labels or {})
     widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
-    text = [f"{ha.held.name.upper()}S HELD AT THE END: win share of the seats holding each minus the other seats' "
+    text = [f"{plural(ha.held.name).upper()} HELD AT THE END: win share of the seats holding each minus the other seats' "
             f"({int(round(ha.level * 100))}% intervals, games as clusters)",
             "  ".join(c.ljust(wd) for c, wd in zip(header, widths)).rstrip()]
     text += [("  ".join(c.ljust(wd) for c, wd in zip(r, widths)) + ("  *" if f else "")).rstrip()
