@@ -38,6 +38,7 @@ class Held:
     name: str
     column: str
     sep: str = ";"
+    uses_prefix: str | None = None   # per-seat ``<prefix><value>``: how often the seat used the value (activations)
 
 
 @dataclass
@@ -47,6 +48,7 @@ class HeldAnalysis:
     table: pl.DataFrame          # value, players, holders, share_held, win_h, win_o, lift, lo, hi, p, p_holm,
     #                              significant, score_h, score_o, score_lift, score_lo, score_hi
     notes: list = field(default_factory=list)
+    uses: pl.DataFrame | None = None   # value, players, holders, uses_mean, uses_lo, uses_hi, users, uses_other
 
 
 def declared_held(game_name: str) -> list:
@@ -116,6 +118,38 @@ def analyse_held(lf: pl.LazyFrame, held: Held, level: float = 0.95) -> HeldAnaly
     return HeldAnalysis(held, level, table, notes)
 
 
+def analyse_uses(lf: pl.LazyFrame, held: Held, level: float = 0.95) -> pl.DataFrame | None:
+    """Per value and player count: the seats holding it at the end, their mean activations per
+    game (normal interval over the holders' seat-games), the share of them with at least one, and
+    the mean of the seats not holding it (an activation before the value was lost, or none).
+    None when the game declares no ``uses_prefix``. Why: an ability a bot never uses makes its
+    tribe or item look weak; this shows which are used."""
+    if not held.uses_prefix:
+        return None
+    col = pl.col
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    names = [c for c in lf.collect_schema().names() if c.startswith(held.uses_prefix)]
+    rows = lf.filter(~col("is_automa")).select(pl.col("players").cast(pl.Int64),
+                                               held=col(held.column).str.split(held.sep), *names).collect()
+    parts = []
+    for name in names:
+        value = name[len(held.uses_prefix):]
+        has = rows["held"].list.contains(value)
+        part = rows.select("players", u=col(name).cast(pl.Float64), h=has).group_by("players").agg(
+            holders=col("h").sum(), uses_sum=col("u").filter(col("h")).sum(),
+            uses_sd=col("u").filter(col("h")).std(), users=(col("u").filter(col("h")) > 0).sum(),
+            uses_other=col("u").filter(~col("h")).mean())
+        parts.append(part.with_columns(value=pl.lit(value)))
+    if not parts:
+        return None
+    t = pl.concat(parts).filter(col("holders") > 0).with_columns(
+        uses_mean=col("uses_sum") / col("holders"), users=col("users") / col("holders"))
+    half = z * col("uses_sd").fill_null(0.0) / col("holders").cast(pl.Float64).sqrt()
+    t = t.with_columns(uses_lo=col("uses_mean") - half, uses_hi=col("uses_mean") + half)
+    return t.select("value", "players", col("holders").cast(pl.Int64), "uses_mean", "uses_lo", "uses_hi", "users",
+                    col("uses_other").fill_null(0.0)).sort("players", "value")
+
+
 def analyse_declared(results, variant: str, level: float = 0.95) -> tuple[list, list]:
     """Analyses of every held-content column the results' game declares; a missing column (older
     results) becomes a note."""
@@ -127,5 +161,7 @@ def analyse_declared(results, variant: str, level: float = 0.95) -> tuple[list, 
             notes.append(f"{h.name}s held at the end not analysed: no column {h.column!r} in the results "
                          "(played before the engine wrote it)")
             continue
-        out.append(analyse_held(lf, h, level))
+        ha = analyse_held(lf, h, level)
+        ha.uses = analyse_uses(lf, h, level)
+        out.append(ha)
     return out, notes

@@ -428,6 +428,27 @@ def forest(table: pl.DataFrame, by: str, stamp: Stamp, title: str, unit: str, sc
     return _finish(fig, stamp, title)
 
 
+def activations(table: pl.DataFrame, stamp: Stamp, title: str):
+    """Mean activations per game of the seats holding each value (``label``), with intervals;
+    the share of holders that used it at least once and their number beside each dot."""
+    df = table.sort("uses_mean")
+    n = df.height
+    fig, ax = plt.subplots(figsize=(10, max(3.5, 0.32 * n + 2)))
+    for i, r in enumerate(df.iter_rows(named=True)):
+        c = NEUTRAL if r["uses_mean"] > 0 else DOWN
+        _errorbar(ax, r["uses_mean"], i, xerr=[[r["uses_mean"] - r["uses_lo"]], [r["uses_hi"] - r["uses_mean"]]],
+                  fmt="o", color=c, capsize=3, ms=6, lw=1.5)
+        ax.annotate(f"{r['uses_mean']:.2f}  used by {100 * r['users']:.0f}% of {r['holders']:,} holders",
+                    (max(r["uses_hi"], 0), i), xytext=(6, 0), textcoords="offset points", va="center",
+                    fontsize=8, color=c, bbox=LABEL_BOX)
+    ax.set_yticks(range(n), [str(v) for v in df["label"].to_list()])
+    hi = max(float(df["uses_hi"].max() or 0), 1e-6)
+    ax.set_xlim(0, 1.7 * hi)
+    ax.set_xlabel("activations per game of a seat holding it at the end")
+    ax.grid(axis="x", alpha=0.3)
+    return _finish(fig, stamp, title)
+
+
 def feature_shift(table: pl.DataFrame, row: str, group: str, stamp: Stamp, title: str, level: float):
     """Change of each group's win rate when a value is in play: one panel per group, one row per
     value (in the table's order), interval bars, flagged cells (the verdict page's 'out of

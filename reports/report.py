@@ -415,6 +415,11 @@ def feature_figures(w: _Writer, m: metrics_mod.Metrics, fa, suffix: str = "", la
                           f"{fa.feature.name}: change of the win rate by {fa.by} with the value in play", m.level))
 
 
+def plural(name: str) -> str:
+    """The plural of a held-content name in page titles: card -> cards, ability -> abilities."""
+    return name[:-1] + "ies" if name.endswith("y") and name[-2:-1] not in "aeiou" else name + "s"
+
+
 HELD_SHOWN = 15            # a held-content figure shows the 15 largest and the 15 smallest lifts
 
 
@@ -443,32 +448,58 @@ def held_figures(w: _Writer, m: metrics_mod.Metrics, ha, suffix: str = "", label
         lambda r: with_label(r["value"], labels) + (f" ({r['players']}p)" if ha.table["players"].n_unique() > 1 else ""),
         return_dtype=pl.String), diff=pl.col("lift")).sort("lift")
     shown = t if t.height <= 2 * HELD_SHOWN else pl.concat([t.head(HELD_SHOWN), t.tail(HELD_SHOWN)])
-    st = _stamp(m, f"{lv}% Wald intervals, games as clusters; Holm over the {ha.held.name}s")
+    st = _stamp(m, f"{lv}% Wald intervals, games as clusters; Holm over the {plural(ha.held.name)}")
     more = f" ({shown.height} of {t.height}: the extremes)" if shown.height < t.height else ""
     w.add(f"held_{name}{suffix}",
-          F.forest(shown, "label", st, f"{ha.held.name.capitalize()}s held at the end: holders' win share minus "
+          F.forest(shown, "label", st, f"{plural(ha.held.name).capitalize()} held at the end: holders' win share minus "
                    f"the others'{more}", "percentage points", 100.0,
                    xlabel="holders - other seats (percentage points of win share; an association, not an effect)"))
     header, rows, flagged = held_rows(ha, labels)
     pages = _pages(_wrap(held_lines(ha, labels), 150), 62)
-    title = f"{ha.held.name.capitalize()}s held at the end"
+    title = f"{plural(ha.held.name).capitalize()} held at the end"
     for k, body in enumerate(pages):
         w.add(f"held_{name}_table{'' if k == 0 else f'_{k + 1}'}{suffix}",
               F.text_page(body, st, title + (f" ({k + 1}/{len(pages)})" if len(pages) > 1 else ""), size=6.5),
               H.table(header, rows, flagged) + H.paragraphs([f"note: {n}" for n in ha.notes]), st.text(), k == 0,
               title=title)
+    if ha.uses is not None and ha.uses.height:
+        u = ha.uses.with_columns(label=pl.struct("value", "players").map_elements(
+            lambda r: with_label(r["value"], labels) + (f" ({r['players']}p)" if ha.uses["players"].n_unique() > 1 else ""),
+            return_dtype=pl.String))
+        w.add(f"held_{name}_activations{suffix}",
+              F.activations(u, _stamp(m, f"{lv}% normal intervals over the holders' seat-games"),
+                            f"{ha.held.name.capitalize()} activations per tribe and item: mean per game of the seats "
+                            "holding it at the end"))
+
+
+def uses_lines(ha, labels: dict | None = None) -> list:
+    """The activations table (``Held.uses_prefix``) as text lines; [] without one."""
+    if ha.uses is None or not ha.uses.height:
+        return []
+    multi = ha.uses["players"].n_unique() > 1
+    header = (["players"] if multi else []) + [ha.held.name, "seats holding", "uses per holder",
+                                               f"{int(round(ha.level * 100))}% interval", "holders using it", "others"]
+    rows = [([str(r["players"])] if multi else []) + [
+        with_label(r["value"], labels or {}), f"{r['holders']:,}", f"{r['uses_mean']:.2f}",
+        fmt.interval(r["uses_lo"], r["uses_hi"], 2), f"{100 * r['users']:.0f}%", f"{r['uses_other']:.2f}"]
+        for r in ha.uses.iter_rows(named=True)]
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
+    return ["", f"{ha.held.name.upper()} ACTIVATIONS PER GAME: seats holding it at the end (others: the seats "
+            "not holding it)", "  ".join(c.ljust(wd) for c, wd in zip(header, widths)).rstrip()] + [
+        "  ".join(c.ljust(wd) for c, wd in zip(r, widths)).rstrip() for r in rows]
 
 
 def held_lines(ha, labels: dict | None = None) -> list:
     """The held-content table as text lines (a report's pages, the ``summary`` command)."""
     header, rows, flagged = held_rows(ha, labels or {})
     widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
-    text = [f"{ha.held.name.upper()}S HELD AT THE END: win share of the seats holding each minus the other seats' "
+    text = [f"{plural(ha.held.name).upper()} HELD AT THE END: win share of the seats holding each minus the other seats' "
             f"({int(round(ha.level * 100))}% intervals, games as clusters)",
             "  ".join(c.ljust(wd) for c, wd in zip(header, widths)).rstrip()]
     text += [("  ".join(c.ljust(wd) for c, wd in zip(r, widths)) + ("  *" if f else "")).rstrip()
              for r, f in zip(rows, flagged)]
-    return text + [""] + [f"note: {n}" for n in ha.notes] + ["* Holm-significant within this table (not a verdict)"]
+    return (text + [""] + [f"note: {n}" for n in ha.notes] + ["* Holm-significant within this table (not a verdict)"]
+            + uses_lines(ha, labels))
 
 
 def overview_rows(all_metrics: dict) -> tuple:

@@ -72,3 +72,54 @@ def test_report_pages_show_every_card_by_what_it_is(tmp_path):
     assert [p.stem for p in files.pngs] == ["held_card", "held_card_table"]
     html = files.html.read_text()
     assert html.count("<tr") == 7 and "C1 Card 1 (Red, core 1)" in html and "<tr class=flag>" in html
+
+
+def test_activations_per_holder_equal_a_direct_count():
+    """``Held.uses_prefix``: per value, holders (automa left out), their mean uses per game with a
+    normal interval, the share of holders with a use, the others' mean; values never held are
+    left out (C6 here), and a count column of a name nobody holds (``u_tribe``) is ignored."""
+    from analyses.holdings import analyse_uses
+    rng = np.random.default_rng(4)
+    df = _games(400, seed=2).collect()
+    held = df["rr_hand"].str.split(";")
+    cols = {}
+    for k in range(1, 6):
+        has = held.list.contains(f"C{k}").to_numpy()
+        cols[f"u_C{k}"] = np.where(has, rng.integers(0, 2 * k - 1, len(df)), 0)     # C1 never used
+    df = df.with_columns(*(pl.Series(c, v) for c, v in cols.items()), pl.lit(7).alias("u_tribe"),
+                         pl.col("rr_hand").str.replace_all("C6", "C7"))
+    t = analyse_uses(df.lazy(), Held("card", "rr_hand", ";", "u_"))
+    assert sorted(t["value"].to_list()) == [f"C{k}" for k in range(1, 6)]
+    players = df.filter(~pl.col("is_automa"))
+    for k in range(1, 6):
+        mine = players.filter(pl.col("rr_hand").str.split(";").list.contains(f"C{k}"))[f"u_C{k}"].to_numpy()
+        r = t.filter(pl.col("value") == f"C{k}").row(0, named=True)
+        assert r["holders"] == len(mine) and r["uses_mean"] == pytest.approx(mine.mean())
+        assert r["users"] == pytest.approx((mine > 0).mean()) and r["uses_other"] == 0
+        half = 1.959963984540054 * mine.std(ddof=1) / np.sqrt(len(mine))
+        assert r["uses_hi"] - r["uses_mean"] == pytest.approx(half)
+    assert t.filter(pl.col("value") == "C1")["uses_mean"].item() == 0
+    assert analyse_uses(df.lazy(), Held("card", "rr_hand")) is None
+
+
+def test_report_draws_the_activations_page_and_table(tmp_path):
+    """With ``uses_prefix`` the held pages gain ``held_<name>_activations`` and the text table has
+    one activation row per value held."""
+    from types import SimpleNamespace
+
+    from analyses.holdings import analyse_uses
+    from reports.report import _Writer, held_figures, held_lines
+    df = _games(300, seed=3).collect()
+    df = df.with_columns(*(pl.col("rr_hand").str.split(";").list.contains(f"C{k}").cast(pl.Int64).mul(k).alias(f"u_C{k}")
+                           for k in range(1, 7)))
+    held = Held("card", "rr_hand", ";", "u_")
+    ha = analyse_held(df.lazy(), held)
+    ha.uses = analyse_uses(df.lazy(), held)
+    lines = held_lines(ha)
+    start = lines.index(next(ln for ln in lines if ln.startswith("CARD ACTIVATIONS")))
+    assert [ln.split()[0] for ln in lines[start + 2:]] == [f"C{k}" for k in range(1, 7)]
+    assert lines[start + 4].split()[2] == "3.00"                  # C3: every holder used it 3 times
+    m = SimpleNamespace(experiment="demo", variant="base", games=300, config_hash="h")
+    w = _Writer(tmp_path / "demo.pdf", tmp_path / "demo")
+    held_figures(w, m, ha, "", {})
+    assert [p.stem for p in w.close().pngs] == ["held_card", "held_card_table", "held_card_activations"]

@@ -1,6 +1,6 @@
 """Every shipped experiment file (experiments/*.toml) loads, its strategies build for every
-variant, and each Red Rising experiment plays a few games through the real runner with rows
-that follow docs/results_schema.md."""
+variant, and each Red Rising and Recall experiment plays a few games through the real runner with
+rows that follow docs/results_schema.md."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,6 +19,21 @@ RR_COMPONENTS = ["score_automa_base", "score_cards", "score_fleet", "score_hand_
                  "score_influence", "score_sovereign"]
 RR_END_REASONS = {"two_thresholds", "all_thresholds", "stalemate", "round_limit"}
 RR_SCRIPTED = {"rr_fleet_rush", "rr_helium_influence", "rr_end_bonus", "rr_balanced"}
+RECALL = [f for f in FILES if load_experiment(f).game == "recall"]
+RC_PLANS = {"rc_knowledge", "rc_artifacts", "rc_builder", "rc_keys"}
+RC_QUESTIONS = {      # issue 12's questions: file -> what its variants vary (config key -> values)
+    "recall_tribes_by_players": {"players": [2, 3, 4]},
+    "recall_seats": {"tribe_draft": ["draft", "random", "draft", "random"],
+                     "start_fields": ["by_seat", "by_seat", "random", "random"]},
+    "recall_path_sides": {"path_sides": ["all_a", "random"]},
+    "recall_goals": {"goal_stones": ["total", "one_colour"]},
+    "recall_variants": {"tribe_draft": ["draft", "custom", "draft", "draft"], "known_old_tribes": [False, False, True, False],
+                        "free_upgrade_choice": [False, False, False, True]},
+    "recall_solo": {"players": [1, 1], "solo_goals": ["keep_two", "keep_three"]},
+    "recall_data_sensitivity": {"tracks_file": ["", "data/recall/tracks_flat_knowledge.toml", "", ""],
+                                "camps_file": ["", "", "data/recall/camps_rich.csv", ""],
+                                "map_file": ["", "", "", "data/recall/map_short_river.toml"]},
+}
 
 
 def test_there_are_shipped_experiments():
@@ -33,7 +48,8 @@ def test_loads_and_strategies_build(path):
     game = exp.game_module()
     for variant in exp.variants:
         strategies = make_strategies(exp, variant, game, exp.content(variant))
-        assert len(strategies) == len(exp.seats)
+        # one per [[seats]] table; with several player counts a count of N plays the first N tables
+        assert len(strategies) == len(exp.seats) or len(strategies) == exp.variants[variant].players < len(exp.seats)
         assert len(exp.config_hash(variant)) == 16
 
 
@@ -86,3 +102,42 @@ def test_red_rising_experiment_plays(path, tmp_path):
         assert automa.height == 8 * len(variants) and set(automa["strategy"].unique()) == {"automa"}
     else:
         assert automa.height == 0
+
+
+def test_recall_questions():
+    """One file per question of issue 12, its variants as its header says, the plans in the seats,
+    the same seed in every variant (paired comparisons)."""
+    for name, keys in RC_QUESTIONS.items():
+        path = ROOT / "experiments" / f"{name}.toml"
+        exp = load_experiment(path)
+        assert exp.game == "recall"
+        for key, values in keys.items():
+            got = [getattr(c, key) for c in exp.variants.values()]
+            if key.endswith("_file"):                   # resolved against the experiment file's folder
+                got = [g and str(Path(g).relative_to(path.parent)) for g in got]
+            assert got == values, (name, key)
+        assert {s.strategy for s in exp.seats} <= RC_PLANS, name
+        assert "Question" in (ROOT / "experiments" / f"{name}.toml").read_text().splitlines()[0], name
+    sens = load_experiment(ROOT / "experiments/recall_data_sensitivity.toml")
+    assert len({sens.config_hash(v) for v in sens.variants}) == 4       # each perturbed file changes the content
+    assert len({load_experiment(ROOT / "experiments" / f"{n}.toml").seed for n in RC_QUESTIONS}) == len(RC_QUESTIONS)
+
+
+@pytest.mark.parametrize("path", RECALL, ids=lambda p: p.stem)
+def test_recall_experiment_plays(path, tmp_path):
+    """Two games of the first and the last variant of every Recall file, through the runner: the
+    schema, score = its components, one win per game (solo: 0 or 1), the activation columns."""
+    exp = load_experiment(path)
+    names = list(exp.variants)
+    variants = sorted({names[0], names[-1]}, key=names.index)
+    out = run_experiment(exp, tmp_path, games=2, chunk=2, variants=variants)
+    # per-game feature columns depend on the player count (rc_tribe_<k>): read the variants apart
+    df = pl.concat([pl.read_parquet(f) for f in sorted(out.glob("*/shard-*.parquet"))], how="diagonal_relaxed")
+    for col, dtype in res.SCHEMA.items():
+        assert df.schema[col] == dtype, col
+    assert (df["score"] == df.select(pl.sum_horizontal(c for c in df.columns if c.startswith("score_"))).to_series()).all()
+    assert set(df["variant"].unique()) == set(variants) and sorted(df["game"].unique()) == [0, 1]
+    per_game = df.group_by(["variant", "game"]).agg(pl.col("win_share").sum(), pl.col("players").first())
+    assert ((per_game["win_share"].round(9) == 1) | (per_game["players"] == 1)).all()
+    assert {"rc_uses_tribe", "rc_uses_item", "rc_uses_gained", "rc_rings", "rc_abilities"} <= set(df.columns)
+    assert (df["rc_uses_tribe"] >= 0).all() and df["rc_abilities"].str.contains(";").all()

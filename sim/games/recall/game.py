@@ -205,7 +205,41 @@ def outcome_of(s) -> dict:
                 "end_reason": np.full(B, "hourglass"), "start_slot": s.m[:, st.G_START_SLOT].astype(np.int64)}
     per_game.update(_feature_columns(s))
     per_seat.update(_held_columns(s))
+    per_seat.update(activation_columns(s))
     return {"per_seat": per_seat, "per_game": per_game}
+
+
+def activation_columns(s) -> dict:
+    """Per seat, how often each ability was activated in the game (``P_ACTS``: a paid ``use:`` in
+    any window, an event window also when decided automatically, Exoskelet at ``payment``, a free
+    activation, RC-R61..R67, RC-R200) and what the seat holds at the end, so that a reader sees
+    which tribes' and items' abilities are used (docs/results_schema.md, "Recall"):
+    ``rc_uses_<id>`` per tribe and item id (Multitool: its four parts together),
+    ``rc_uses_tribe`` / ``rc_uses_item`` (the own tribe's / own item's), ``rc_uses_gained`` (the
+    rest: old tribes unlocked, RC-R169, and items gained at third fields, RC-R164),
+    ``rc_rings`` (rings placed, Noorderling's free action RC-R233) and ``rc_abilities`` (the
+    tribe and item ids whose ability the seat holds at the end, ``;``-joined in content order)."""
+    from sim.games.recall.engine import abilities
+    ct, n, B = s.t.content, s.t.config.players, s.batch
+    _, _, item_ab = abilities(ct)
+    acts = s.seat(st.P_ACTS, st.U_MAX)[:, :n].astype(np.int64)          # [B, n, ability]
+    owned = s.seat(st.P_OWN, st.U_MAX)[:, :n] == 1
+    nt = len(ct.tribes)
+    ids = [x.id for x in ct.tribes] + [x.id for x in ct.items]
+    per_id = [acts[:, :, k] for k in range(nt)] + [acts[:, :, a:a + m].sum(axis=2) for a, m in item_ab]
+    held = [owned[:, :, k] for k in range(nt)] + [owned[:, :, a:a + m].any(axis=2) for a, m in item_ab]
+    out = {f"rc_uses_{i}": u for i, u in zip(ids, per_id)}
+    uses = np.stack(per_id, axis=2)                                      # [B, n, tribe or item]
+    rows = np.arange(B)[:, None]
+    out["rc_uses_tribe"] = uses[rows, np.arange(n)[None, :], s.seat(st.P_TRIBE)[:, :n, 0]]
+    out["rc_uses_item"] = uses[rows, np.arange(n)[None, :], nt + s.seat(st.P_ITEM)[:, :n, 0]]
+    out["rc_uses_gained"] = uses.sum(axis=2) - out["rc_uses_tribe"] - out["rc_uses_item"]
+    out["rc_rings"] = s.seat(st.P_RINGS)[:, :n, 0].astype(np.int64)
+    has = np.stack(held, axis=2)
+    names = np.array(ids, dtype=object)
+    out["rc_abilities"] = np.array([";".join(names[row]) for row in has.reshape(B * n, -1)],
+                                   dtype=object).reshape(B, n).astype(str)
+    return out
 
 
 def slot_of(s) -> np.ndarray:
@@ -335,6 +369,9 @@ class Recall:
                        ("old tribe", "rc_old_", "rc_has_old_", ("none",)),
                        ("path side", "rc_side_", "rc_has_side_"),
                        ("upgrade letter", "rc_upgrade_"))
+    # Tribes and items whose ability a seat holds at the end (own, unlocked, gained at third
+    # fields), with their activation counts (docs/analyses.md, "Content held at the end").
+    report_held = (("ability", "rc_abilities", ";", "rc_uses_"),)
 
     def __init__(self):
         self._tables = {}

@@ -6,7 +6,7 @@ Layout (stable; the kernel, observe.py and log.py read it through these constant
   draws, the map: tile per slot and per-field contents ``F_*``).
 * ``m[:, SEAT0 + p*SW : SEAT0 + (p+1)*SW]``: seat ``p``'s block, columns ``P_*`` (score,
   crystals, tracks, stones, key cards, tribe and items, ability uses, chests, followers per
-  field). Always ``MAXP`` = 4 blocks; seats ``>= players`` stay zero.
+  field, activation counts). Always ``MAXP`` = 4 blocks; seats ``>= players`` stay zero.
 * ``hidden`` int32[B, H]: what nobody may see, columns ``H_*`` (chest stack, green and grey
   deck order, goal cards, old-tribe and item-stack draws). It never enters an observation.
 * ``legal`` bool[B, A]: the legal mask of each game's pending decision, written by the kernel in
@@ -237,7 +237,10 @@ P_EXPL = P_CAMPS + 1             # statistics: tiles explored (rc_explorations)
 P_SYM = P_EXPL + 1               # bit i: upgrade symbol i reached once (RC-A13)
 P_RAFT = P_SYM + 1               # the own raft's field + 1, 0 none (Vinder, RC-R235, RC-R239)
 P_RAFT_N = P_RAFT + 1            # followers on it (off the board, RC-R237, RC-A49)
-SW = P_RAFT_N + 1
+P_ACTS = P_RAFT_N + 1            # statistics: [U_MAX] activations of each ability in the whole game (paid
+                                 # ``use:``, event windows, Exoskelet's ``payment``, free activations; outcome rc_uses_*)
+P_RINGS = P_ACTS + U_MAX         # statistics: rings placed (Noorderling's free action, RC-R233; rc_rings)
+SW = P_RINGS + 1
 W = SEAT0 + MAXP * SW
 
 # ---- hidden columns --------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.state import (
     G_DEV_RET, G_EVENT_USED, G_HERE, G_PHASE, G_RECHARGED, G_ROUND, G_STOP, G_UPG_BITS, G_UPG_SEAT,
-    PH_DEV, PH_STOP, P_CR, P_CR_LOST, P_OWN, P_PLACED, P_SCORE, P_SKILL, P_SYM, P_USES, SEAT0, SW,
+    PH_DEV, PH_STOP, P_CR, P_CR_LOST, P_OWN, P_PLACED, P_SCORE, P_SKILL, P_SYM, P_USES, P_ACTS, SEAT0, SW,
     U_MAX)
 
 kernel_cache.watch(__file__, st)
@@ -214,6 +214,7 @@ def pay_ability(g, p, a, C, tab):
     g[b + P_SKILL] -= c
     g[b + P_PLACED] += c
     g[b + P_USES + a] += 1
+    g[b + P_ACTS + a] += 1                        # the game's count (outcome rc_uses_*), never reset
 
 
 @kernel

@@ -19,7 +19,7 @@ from sim.games.recall.kernel.movement import gain_artifact
 from sim.games.recall.state import (
     DECK_MAX, G_ACTIVE, G_DISP_ART, G_GREEN, G_GREEN_END, G_GREEN_TOP, G_GREY, G_GREY_TOP, G_KUP,
     G_LEFT, G_PHASE, G_YELLOW, H_GREEN, H_GREY, K_DISPLAY, K_FREE, K_KEY, K_KEYUP, K_SLOT,
-    PH_DISPLAY, PH_EXEC, PH_FREE, PH_KEY, PH_KEYUP, P_ARTS, P_AVAIL, P_OWN, P_SLOT)
+    PH_DISPLAY, PH_EXEC, PH_FREE, PH_KEY, PH_KEYUP, P_ACTS, P_ARTS, P_AVAIL, P_OWN, P_SLOT)
 
 kernel_cache.watch(__file__, st, abilities, abilities_2, abilities_3, chests, common, frames, movement, pigs, queue, rafts)
 
@@ -197,6 +197,7 @@ def apply_gain(g, h, C, tab, kind, a):
     elif kind == K_FREE:
         if a != A_END:
             e = tab[C[C_T_ABEFF] + a - C[C_O_USE]]
+            g[b + P_ACTS + a - C[C_O_USE]] += 1        # a free activation counts as one (rc_uses_*)
             if e < 0:
                 use_coded(g, C, tab, a - C[C_O_USE])
             else:

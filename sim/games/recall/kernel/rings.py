@@ -24,7 +24,7 @@ from sim.games.recall.kernel.movement import pay_followers
 from sim.games.recall.kernel.rafts import removed
 from sim.games.recall.state import (
     F_CAMP, F_RING, G_ABIL_RET, G_HERE, G_NF, G_PHASE, G_RINGS, G_RING_USED, H_RINGKEY,
-    K_ABILITY_FIELD, PH_RING, P_FOL, P_OWN)
+    K_ABILITY_FIELD, PH_RING, P_FOL, P_OWN, P_RINGS)
 
 kernel_cache.watch(__file__, st, common, chests, explore, frames, movement, pigs, queue, rafts)
 
@@ -99,5 +99,6 @@ def apply_ring(g, h, C, tab, p, a):
     removed(g, f, C, tab)
     k = draw_ring(g, h, C, tab)
     g[F_RING + f] = 1
+    g[seat(p) + P_RINGS] += 1                     # statistics (outcome rc_rings)
     push_frame(g, tab[C[C_T_RING] + k], g[G_ABIL_RET], 1, -1, -1)
     g[G_HERE] = f + 1
