@@ -58,10 +58,16 @@ def _session(numprocesses, worker: bool):
     return SimpleNamespace(config=config), lines
 
 
-@pytest.mark.parametrize("numprocesses, worker, prepares", [(2, False, True), (2, True, False), (None, False, False),
-                                                           (0, False, False)])
-def test_session_prepares_only_on_the_xdist_controller(monkeypatch, numprocesses, worker, prepares):
+@pytest.mark.parametrize("numprocesses, worker, opted, prepares", [
+    (2, False, "1", True), (2, True, "1", False), (None, False, "1", False), (0, False, "1", False),
+    (2, False, None, False)])
+def test_session_prepares_only_on_the_xdist_controller_when_asked(monkeypatch, numprocesses, worker, opted, prepares):
+    """Only the xdist controller prepares, and only with ``SIM_PREPARE_TESTS=1`` (off by default)."""
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    if opted is None:
+        monkeypatch.delenv("SIM_PREPARE_TESTS", raising=False)
+    else:
+        monkeypatch.setenv("SIM_PREPARE_TESTS", opted)
     calls = []
     monkeypatch.setattr(prep, "prepare", lambda by_game, jobs, say: calls.append((set(by_game), jobs)) or say("x"))
     session, lines = _session(numprocesses, worker)
@@ -72,6 +78,7 @@ def test_session_prepares_only_on_the_xdist_controller(monkeypatch, numprocesses
 
 def test_session_ends_when_a_game_fails_to_compile(monkeypatch):
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.setenv("SIM_PREPARE_TESTS", "1")
 
     def failing(by_game, jobs, say):
         raise prep.PrepareError("preparing red_rising failed (exit 1: ...):\nTypingError: ...")
