@@ -7,11 +7,10 @@ subprocesses (``sim.prepare``, the runner's own warm-up), so the workers load th
 numba's cache. A warm cache costs only the loading; a failed compile ends the session with the
 subprocess's output. Without ``-n`` (one test file at a time) nothing is done here.
 
-Opt-in (``SIM_PREPARE_TESTS=1 make test``): on a clean clone (2026-12-02, load 1.5-3) ``.ci/run``
+Opt-in (``SIM_PREPARE_TESTS=1 make test``): on clean clones (2026-12-02, load 1.5-3) ``.ci/run``
 took 17 min 8 s with it (the preparation alone about 8.5 min: it compiles every shipped
-experiment, Red Rising's lane 450 s, the other three games' 521 s), against 11 min 48 s for the
-previous session's run without it; so it stays off by default until it compiles only what the
-tests play.
+experiment, Red Rising's lane 450 s, the other three games' 521 s) and 16 min 12 s without it;
+so it stays off by default until it compiles only what the tests play.
 """
 from __future__ import annotations
 
