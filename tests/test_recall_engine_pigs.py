@@ -11,58 +11,17 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import rng
-from sim.games.recall import engine, kernel
+from sim.games.recall import kernel
 from sim.games.recall import state as st
-from sim.games.recall.config import Config
-from sim.games.recall.content import load_content
+from tests.recall_engine_kit import (SEED, at_main as _at_main, col as _col, field as _f, kind as _kind, names as _names, own,
+                                     put as _put, run as _run, step as _step)
 from sim.games.recall.game import pig_farms
 
-SEED = 321
 MONUMENT = 3                                     # P_BLD value
 
 
-def _at_main(**overrides):
-    config = Config(players=2, tribe_draft="random", **overrides)
-    t = engine.build_tables(config, load_content(config))
-    s = engine.init(t, [0], SEED)
-    g = s.m[0]
-    for f in range(g[st.G_NF]):                  # no artifacts on the map: every field as set below
-        g[st.F_ART + f] = -1
-    return t, s, g
-
-
-def _run(s):
-    engine._run(s, np.zeros(1, dtype=np.int64), False)
-
-
-def _kind(s):
-    return st.KIND_NAMES[s.m[0, st.G_KIND]]
-
-
-def _names(t, s):
-    return [t.action_names[a] for a in np.flatnonzero(s.legal[0])]
-
-
-def _col(p, c):
-    return st.seat_col(p, c)
-
-
-def _step(t, s, name):
-    engine.step(s, [t.action_names.index(name)])
-
-
-def _f(t, name):
-    return t.field_names.index(name)
-
-
 def _own(t, g, name, p=0, stones=6):
-    g[_col(p, st.P_OWN + t.ability_names.index(name))] = 1
-    g[_col(p, st.P_SKILL)] = stones
-
-
-def _put(t, g, p, field, n):
-    g[_col(p, st.P_FOL + _f(t, field))] += n
-    g[_col(p, st.P_SUPPLY)] -= n
+    own(t, g, name, p, stones)
 
 
 def _grain(t, g, field, shown):
