@@ -23,7 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPERIMENTS = {"red_rising": "red_rising_houses.toml", "animal_kingdoms": "animal_kingdoms_strategies.toml",
-               "explorers_of_navoria": "explorers_of_navoria_strategies.toml"}
+               "explorers_of_navoria": "explorers_of_navoria_strategies.toml",
+               "recall": "recall_plans.toml"}
 
 
 def main(argv=None) -> int:

@@ -280,8 +280,12 @@ def _board(content: Content):
     return build_board(content.map)
 
 
+NO_KEYS = np.zeros((0, 0), dtype=np.uint64)            # step_batch: one step, not random play to the end
+
+
 def _run(s: st.State, actions, decide: bool) -> st.State:
-    kernel.step_batch(s.m, s.hidden, s.legal, s.t.C, s.t.tab, s.t.atoms, actions, decide)
+    kernel.step_batch(s.m, s.hidden, s.legal, s.t.C, s.t.tab, s.t.atoms, actions, decide, NO_KEYS, 0,
+                      np.zeros(0, dtype=np.int64))
     return s
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core import rng
 from sim.core.errors import RunError
 from sim.core.memo import per_object
 from sim.games.recall import engine
@@ -324,27 +323,12 @@ def play_uniform(s, keys, n_strategies: int):
     """Every game to its end (or to an engine stop), each decision a uniform random legal action
     drawn exactly as the runner's loop with the ``random`` strategy draws it (``keys[slot, game]``
     at the game's decision counter, the rank ``floor(u x legal count)`` of ``strategies.base.choose_uniform``),
-    without observations: one compiled ``step_batch`` per decision of the batch."""
-    keys = np.asarray(keys, dtype=np.uint64)
-    slots = slot_of(s)
-    decisions = np.zeros(s.batch, dtype=np.int64)
-    actions = np.zeros(s.batch, dtype=np.int64)
+    without observations: one compiled call (``kernel/flow.py``'s ``step_batch`` with keys)."""
+    keys = np.ascontiguousarray(keys, dtype=np.uint64)
     t = s.t
-    while True:
-        kind = s.m[:, st.G_KIND]
-        live = np.flatnonzero((kind != st.K_DONE) & (kind != st.K_STOP))
-        if not len(live):
-            return s
-        slot = slots[live, s.m[live, st.G_DEC]]
-        ok = slot < n_strategies
-        u = rng.uniform(keys[np.where(ok, slot, 0), live], decisions[live] * 1024)
-        actions[:] = 0
-        legal = s.legal[live]
-        count = legal.sum(axis=1)
-        rank = np.minimum((u * count).astype(np.int64), np.maximum(count - 1, 0))
-        actions[live] = np.where(ok, np.argmax(np.cumsum(legal, axis=1) > rank[:, None], axis=1), 0)
-        decisions[live] += 1
-        engine.kernel.step_batch(s.m, s.hidden, s.legal, t.C, t.tab, t.atoms, actions, True)
+    engine.kernel.step_batch(s.m, s.hidden, s.legal, t.C, t.tab, t.atoms, np.zeros(s.batch, dtype=np.int64), False,
+                             keys, n_strategies, np.zeros(s.batch, dtype=np.int64))
+    return s
 
 
 def check_stops(s) -> None:

@@ -9,7 +9,7 @@ from sim.games.recall.kernel import (
     abilities, abilities_2, abilities_3, common, frames, chests, draft, queue, gains, rewards, knowledge, movement, dev, explore,
     pigs, rafts, rings, upgrade, water, turn)
 from sim.games.recall.kernel.common import (
-    A_ARG, A_END, A_N, A_OPTION, A_P, A_R, A_RECALL, A_W, C_AUTO, C_COPY_EVER, C_DRAFT, C_EXO,
+    A_ARG, A_END, A_N, A_OPTION, A_P, A_R, A_RECALL, A_W, C_AUTO, C_NP, C_COPY_EVER, C_DRAFT, C_EXO,
     C_KEEP3, C_MAXDEC, C_NGOAL_SP, C_NPATH_SP, C_NPROD, C_O_CHEST, C_O_COUNT, C_O_FIELD, C_O_OPT,
     C_O_PICK, C_O_PLAY, C_O_RING, C_O_USE, C_PER_STACK, C_SPACES, C_START1, C_START2, C_TRK_LAST,
     C_T_ABEFF, C_T_CHEST, C_T_DARK, C_T_EVT, C_T_GOAL, C_T_GOAL_SP, C_T_ITEM_AB, C_T_KEY, C_T_OPTS,
@@ -35,14 +35,14 @@ from sim.games.recall.kernel.knowledge import items_left, knowledge_step
 from sim.games.recall.kernel.movement import (
     artifact_cost, exo_usable, move_targets, need_at, take_artifact)
 from sim.games.recall.kernel.dev import apply_dev, dev_node, production_visible
-from sim.games.recall.kernel.explore import apply_explore, back_to_explorer, explore_node
+from sim.games.recall.kernel.explore import apply_explore, back_to_explorer, explore_node, uniform
 from sim.games.recall.kernel.upgrade import apply_upgrade, upgrade_node
 from sim.games.recall.kernel.water import apply_water, water_node
 from sim.games.recall.kernel.turn import (
     after_event, end_turn, event_mask, event_of, free_actions, main_mask, recharge,
     use_event_ability)
 from sim.games.recall.state import (
-    G_PIGS_OUT, G_W_PIGS, K_MOVE_PIGS, PH_DORIAN, PH_MOVE_PIGS, PH_RING, G_PROD_LAST, K_ABILITY_FIELD, PH_ABILITY_FIELD, PH_ABILITY_3, G_BONUS_LAST, K_ABILITY_COUNT, K_ABILITY,
+    G_PIGS_OUT, G_START_SLOT, G_W_PIGS, K_MOVE_PIGS, PH_DORIAN, PH_MOVE_PIGS, PH_RING, G_PROD_LAST, K_ABILITY_FIELD, PH_ABILITY_FIELD, PH_ABILITY_3, G_BONUS_LAST, K_ABILITY_COUNT, K_ABILITY,
     ALT_KIND, F_ART, F_START, G_ACTIVE, G_CARD, G_DARK, G_DEC, G_DSTEP, G_EVENT_USED, G_FIELD,
     G_FR_N, G_GUARD, G_KIND, G_KLEFT, G_KTRACK, G_LEFT, G_MCOUNT, G_MFROM, G_MOVES, G_MTO, G_NF,
     G_NP, G_OLD_ITEMS, G_OWNER, G_PEND, G_PEND_N, G_PHASE, G_PICKED, G_PROD_LEFT, G_PROD_USED,
@@ -635,11 +635,48 @@ def advance(g, h, lg, C, tab, atoms):
 
 
 @kernel
-def step_batch(m, hidden, legal, C, tab, atoms, actions, decide_now):
+def _play_uniform(g, h, lg, C, tab, atoms, keys, n_strategies, d):
+    """One game to its end (or an engine stop) with uniform random choices drawn as the runner's
+    loop with the ``random`` strategy draws them (``strategies.base.choose_uniform``: the legal
+    action of rank ``floor(u x count)``, ``u = uniform(keys[slot], 1024 x decisions)``; a seat of no
+    experiment slot takes action 0). ``d``: the game's decisions so far; returns it counted on."""
+    n = C[C_NP]
+    while g[G_KIND] != K_DONE and g[G_KIND] != K_STOP:
+        me = g[G_DEC]
+        if me < 0:                                # as numpy's index -1 in game.slot_of's table
+            me += n
+        slot = (g[G_START_SLOT] + me) % n
+        a = 0
+        if slot < n_strategies:
+            count = 0
+            for x in range(lg.shape[0]):
+                count += lg[x]
+            rank = min(int(uniform(keys[slot], d * 1024) * count), max(count - 1, 0))
+            for x in range(lg.shape[0]):
+                if lg[x]:
+                    if rank == 0:
+                        a = x
+                        break
+                    rank -= 1
+        apply(g, h, C, tab, atoms, a)
+        advance(g, h, lg, C, tab, atoms)
+        d += 1
+    return d
+
+
+@kernel
+def step_batch(m, hidden, legal, C, tab, atoms, actions, decide_now, keys, n_strategies, decisions):
     """Apply each game's action (if ``decide_now``; games over or stopped are skipped), then
-    advance every game. The actions must be legal: ``engine.step`` checks them first."""
+    advance every game. The actions must be legal: ``engine.step`` checks them first.
+    With ``keys`` (uint64[slots, B]; of length 0 otherwise) every game instead plays from its
+    decision to its end with uniform random choices, game by game (``game.play_uniform``), its
+    ``decisions[b]`` counted on. One entry point for both, so the engine is compiled once; a whole
+    game at a time keeps its row in the cache."""
     for b in range(m.shape[0]):
         g = m[b]
+        if keys.shape[0] > 0:
+            decisions[b] = _play_uniform(g, hidden[b], legal[b], C, tab, atoms, keys[:, b], n_strategies, decisions[b])
+            continue
         if decide_now:
             if g[G_KIND] == K_DONE or g[G_KIND] == K_STOP:
                 continue
