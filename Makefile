@@ -36,7 +36,7 @@ compare: $(STAMP)  ## compare two experiments or variants: make compare A=x.toml
 	$(PY) -m sim compare $(A) $(B) --out $(OUT) --report-dir $(REPORTS) --jobs $(JOBS) $(ARGS)
 
 test: $(STAMP)  ## run the whole test suite
-	$(PY) -m pytest -n 2 --dist loadfile --durations=15
+	$(PY) -m pytest -n 2 --dist loadgroup --durations=15
 
 tune: $(STAMP)  ## tune a plan's weights: make tune STRATEGY=ak_greedy EXP=experiments/x.toml [BUDGET=20000 SEED=0]
 	$(PY) -m sim tune $(EXP) --strategy $(STRATEGY) --budget $(or $(BUDGET),20000) --seed $(or $(SEED),0) $(ARGS)

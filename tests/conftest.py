@@ -1,4 +1,14 @@
-"""Session set-up: under pytest-xdist, compile every game's kernels once before the workers start.
+"""Session set-up under pytest-xdist: each game's tests on one worker, and an opt-in compile ahead.
+
+Grouping (``make test`` runs ``--dist loadgroup``): every test that plays a game's compiled code
+(the game's own test files, and tests of other files parametrised by the game's name) is in
+that game's ``xdist_group``, every other test in its file's group (as ``--dist loadfile``).
+Why: on a fresh checkout most of the suite's time is first compiles, and with files spread
+over two workers both compiled the same game's kernels at once; grouped, each game's kernels
+are compiled once, by one worker, and the other worker runs other groups meanwhile. The
+oracles' test files (plain Python, nothing compiled) stay file groups, so they can run beside.
+
+Compile ahead (opt-in):
 
 Why: on a fresh checkout the slowest tests are first compiles inside the workers, and with two
 workers both may compile the same kernel at once. The xdist controller (this process, before
@@ -17,6 +27,27 @@ from __future__ import annotations
 import os
 
 import pytest
+
+GAMES = ("red_rising", "animal_kingdoms", "explorers_of_navoria", "recall")
+
+
+def xdist_group_of(nodeid: str) -> str:
+    """The game whose kernels the test compiles (by its file's name, else by its parameters),
+    else its file."""
+    path, _, name = nodeid.partition("::")
+    stem = path.rsplit("/", 1)[-1]
+    for game in GAMES:
+        if stem.startswith(f"test_{game}") and "oracle" not in stem:
+            return game
+    for game in GAMES:
+        if game in name:
+            return game
+    return path
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(xdist_group_of(item.nodeid)))
 
 
 def pytest_sessionstart(session):
