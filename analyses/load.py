@@ -24,7 +24,7 @@ from pathlib import Path
 import polars as pl
 
 from sim.core.errors import InputError
-from sim.core.results import shard_ranges
+from sim.core.results import scan_variants, shard_ranges
 
 REQUIRED = {
     "experiment": pl.String, "game_name": pl.String, "variant": pl.String, "config_hash": pl.String,
@@ -69,8 +69,7 @@ class Results:
     def scan(self, variant: str | None = None, max_games: int | None = None) -> pl.LazyFrame:
         """All rows of one variant (or of all variants), lazily; ``max_games`` keeps games < n."""
         names = [variant] if variant else list(self.variants)
-        files = [str(p) for n in names for p in self.files[n]]
-        lf = pl.scan_parquet(files, hive_partitioning=False, extra_columns="ignore")
+        lf = scan_variants([self.files[n] for n in names])       # columns a variant lacks: null
         if max_games is not None:
             lf = lf.filter(pl.col("game") < max_games)
         return lf

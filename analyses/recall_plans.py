@@ -34,7 +34,7 @@ import numpy as np
 from sim.core import rng
 from sim.core.experiment import load_experiment
 from sim.core.game import take
-from sim.core.runner import _choose_actions, strategy_groups
+from sim.core.runner import choose_actions, strategy_groups
 from sim.games.recall import state as st
 from sim.games.recall.game import GAME
 from strategies import registry
@@ -88,7 +88,7 @@ def play_table(config, content, strategies, names, seed: int, ids, tally: dict) 
         s, live = take(s, keep), live[keep]
         if not len(live):
             break
-        actions = _choose_actions(GAME, s, np.ones(len(live), dtype=bool), groups, keys[:, live], decisions[live], n)
+        actions = choose_actions(GAME, s, np.ones(len(live), dtype=bool), groups, keys[:, live], decisions[live], n)
         slot = GAME.slot_of(s)[np.arange(len(live)), np.maximum(GAME.decider(s), 0)]
         ab = np.where(actions == t.A - 1, n_ab, actions - use0)
         hit = ((ab >= 0) & (ab < n_ab)) | (actions == t.A - 1)

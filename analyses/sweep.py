@@ -126,14 +126,17 @@ def paired_sweep_table(results: Results, by: str, reference: str, level: float =
     far sharper than the two curves' own bands suggest. Metrics: ``win rate`` and ``score`` per
     ``by`` value (``compare.compare``: McNemar / paired t, Newcombe's interval), ``first player
     win rate`` per player count, ``rounds`` and ``shared wins`` (per-game paired t). The reference
-    itself is a row of zeros. Without pairing (different seeds) the same tests run unpaired.
+    itself is a row of zeros. Without pairing (different seeds) the same tests run unpaired. A
+    point of other player counts than the reference's (a ``players`` sweep) plays other games:
+    ``compare`` refuses it, and it has no rows here (its level is still drawn).
     """
     from analyses.compare import Side, compare
 
     ref = Side(results, reference)
+    counts = set(results.variants[reference].players)
     rows = []
     for v in results.variants:
-        if v == reference:
+        if v == reference or set(results.variants[v].players) != counts:
             continue
         c = compare(ref, Side(results, v), by, level=level)
         for metric, t in (("win rate", c.wins), ("score", c.scores)):

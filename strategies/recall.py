@@ -102,10 +102,10 @@ def _seat_kinds(groups, n_strategies, t):
 def compiled_play(game, state, groups, keys, n_strategies, counts=None):
     """``play_to_end``'s work: int64[B] decisions of each game (``state`` played in place), or None.
     A plan's ``goal`` decisions (rule 4, paused by the kernel) are made by the runner's own step
-    (``runner._choose_actions``: the plan's Python rule), then the kernel plays on. ``counts``
+    (``runner.choose_actions``: the plan's Python rule), then the kernel plays on. ``counts``
     (int64[B, slots, 2, abilities + 1], zeros) receives the activations and offers per slot
     (``recall_kernel.play_batch``), for analyses/recall_plans.py."""
-    from sim.core.runner import _choose_actions
+    from sim.core.runner import choose_actions
     from strategies import recall_kernel
     t = state.t
     seats = _seat_kinds(groups, n_strategies, t)
@@ -131,8 +131,8 @@ def compiled_play(game, state, groups, keys, n_strategies, counts=None):
         if not len(rows):
             return decisions
         part = take(state, rows)
-        actions = _choose_actions(game, part, np.ones(len(rows), dtype=bool), groups, keys[:, rows], decisions[rows],
-                                  n_strategies)
+        actions = choose_actions(game, part, np.ones(len(rows), dtype=bool), groups, keys[:, rows], decisions[rows],
+                                 n_strategies)
         if counts is not None:                 # the paused decisions counted as the kernel counts
             slot = (part.m[:, st.G_START_SLOT] + np.maximum(part.m[:, st.G_DEC], 0)) % t.config.players
             for r, b in enumerate(rows):

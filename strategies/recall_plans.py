@@ -184,63 +184,60 @@ def goal_tables(t) -> tuple:
     return np.ascontiguousarray(sc.goal_kind, dtype=np.int64), np.ascontiguousarray(sc.goal_n, dtype=np.int64), info
 
 
-def _weights(**changes) -> dict:
-    return {**GREEDY_WEIGHTS, **changes}
+def _plan_defaults(*, weights: dict, tribes: dict, items: dict, paths: dict, goals: dict):
+    """Class decorator: a frozen ``PlanParams`` subclass whose tables default to these (``weights``
+    as changes to ``GREEDY_WEIGHTS``), so each plan below states only its numbers. Dorian is valued
+    low by every plan: its ability (pigs) still stops the engine, so a plan holding it could never
+    use it (docs/recall_strategies.md)."""
+    tables = {"weights": {**GREEDY_WEIGHTS, **weights}, "tribes": {**tribes, "Dorian": -3.0}, "items": items,
+              "paths": paths, "goals": goals}
+
+    def make(cls):
+        cls.__annotations__ = {**cls.__dict__.get("__annotations__", {}), **dict.fromkeys(tables, dict)}
+        for name, default in tables.items():
+            setattr(cls, name, _table(default))
+        return dataclasses.dataclass(frozen=True)(cls)
+    return make
 
 
 # Defaults per plan: the aim's resources weigh more in the position value, its tribes, items,
-# path cards and goal kinds are preferred. Dorian is valued low by every plan: its ability (pigs)
-# still stops the engine, so a plan holding it could never use it (docs/recall_strategies.md).
-@dataclasses.dataclass(frozen=True)
+# path cards and goal kinds are preferred.
+@_plan_defaults(weights=dict(tracks=1.0, stones=1.0),
+                tribes={"Goliath": 3.0, "Lexander": 2.5, "Zendeling": 2.5, "K-01": 1.5, "Lentefee": 1.0},
+                items={"GPR": 3.0, "Scroll": 2.5, "Decoder": 2.0, "Vertolker": 2.0, "Chisel": 1.5, "Lens": 1.0,
+                       "Multitool": 1.5},
+                paths={"PK": 3.0, "PA": 3.0},
+                goals={"stone_colours": 0.3, "stones": 0.3, "old_tribes": 0.25, "upgrade_tiles": 0.1})
 class KnowledgeParams(PlanParams):
     """Knowledge tracks and excavation (stones to the skill field, steps, bonus tokens, old tribes)."""
 
-    weights: dict = _table(_weights(tracks=1.0, stones=1.0))
-    tribes: dict = _table({"Goliath": 3.0, "Lexander": 2.5, "Zendeling": 2.5, "K-01": 1.5, "Lentefee": 1.0,
-                           "Dorian": -3.0})
-    items: dict = _table({"GPR": 3.0, "Scroll": 2.5, "Decoder": 2.0, "Vertolker": 2.0, "Chisel": 1.5,
-                          "Lens": 1.0, "Multitool": 1.5})
-    paths: dict = _table({"PK": 3.0, "PA": 3.0})
-    goals: dict = _table({"stone_colours": 0.3, "stones": 0.3, "old_tribes": 0.25, "upgrade_tiles": 0.1})
 
-
-@dataclasses.dataclass(frozen=True)
+@_plan_defaults(weights=dict(artifacts=1.5, followers=0.5),
+                tribes={"Hayla": 3.0, "Colteron": 2.5, "Vinder": 2.5, "Noorderling": 2.0, "Enterin": 1.5},
+                items={"Booster": 3.0, "Exoskelet": 3.0, "Boots": 2.5, "Paddle": 2.0, "Portaal": 1.0,
+                       "Multitool": 1.5},
+                paths={"PM": 4.0, "PP": 1.0},
+                goals={"artifacts_one_colour": 0.3, "artifact_colours": 0.3, "camps": 0.1})
 class ArtifactParams(PlanParams):
     """Artifacts and ambition: movement over land and water to the artifacts, their rows."""
 
-    weights: dict = _table(_weights(artifacts=1.5, followers=0.5))
-    tribes: dict = _table({"Hayla": 3.0, "Colteron": 2.5, "Vinder": 2.5, "Noorderling": 2.0, "Enterin": 1.5,
-                           "Dorian": -3.0})
-    items: dict = _table({"Booster": 3.0, "Exoskelet": 3.0, "Boots": 2.5, "Paddle": 2.0, "Portaal": 1.0,
-                          "Multitool": 1.5})
-    paths: dict = _table({"PM": 4.0, "PP": 1.0})
-    goals: dict = _table({"artifacts_one_colour": 0.3, "artifact_colours": 0.3, "camps": 0.1})
 
-
-@dataclasses.dataclass(frozen=True)
+@_plan_defaults(weights=dict(buildings=1.5, followers=0.5),
+                tribes={"Zendeling": 3.0, "K-01": 3.0, "Aynir": 2.0, "Enterin": 1.5, "Colteron": 1.0},
+                items={"Chisel": 3.0, "Decoder": 2.5, "Exoskelet": 2.5, "Horn": 2.0, "Portaal": 2.0, "Alambiek": 1.0},
+                paths={"PS": 3.0, "PP": 3.0},
+                goals={"sanctuaries": 0.3, "monuments": 0.25, "camps": 0.25, "area_tiles": 0.1})
 class BuilderParams(PlanParams):
     """Sanctuaries and monuments: development actions, camps next to the buildings."""
 
-    weights: dict = _table(_weights(buildings=1.5, followers=0.5))
-    tribes: dict = _table({"Zendeling": 3.0, "K-01": 3.0, "Aynir": 2.0, "Enterin": 1.5, "Colteron": 1.0,
-                           "Dorian": -3.0})
-    items: dict = _table({"Chisel": 3.0, "Decoder": 2.5, "Exoskelet": 2.5, "Horn": 2.0, "Portaal": 2.0,
-                          "Alambiek": 1.0})
-    paths: dict = _table({"PS": 3.0, "PP": 3.0})
-    goals: dict = _table({"sanctuaries": 0.3, "monuments": 0.25, "camps": 0.25, "area_tiles": 0.1})
 
-
-@dataclasses.dataclass(frozen=True)
+@_plan_defaults(weights=dict(keys=2.0, crystals=0.6),
+                tribes={"J'He": 3.0, "Ion": 2.5, "Lentefee": 2.5, "Lexander": 1.5, "Aynir": 1.0},
+                items={"Keyring": 3.0, "Schokbron": 2.5, "Multitool": 2.0, "Lens": 1.5, "Pouch": 1.5, "Map": 1.0},
+                paths={"PE": 4.0, "PK": 1.0},
+                goals={"key_cards": 0.35, "upgrade_tiles": 0.25})
 class KeysParams(PlanParams):
     """Key cards and efficiency: more and better cards, their effects repeated, crystals to pay."""
-
-    weights: dict = _table(_weights(keys=2.0, crystals=0.6))
-    tribes: dict = _table({"J'He": 3.0, "Ion": 2.5, "Lentefee": 2.5, "Lexander": 1.5, "Aynir": 1.0,
-                           "Dorian": -3.0})
-    items: dict = _table({"Keyring": 3.0, "Schokbron": 2.5, "Multitool": 2.0, "Lens": 1.5, "Pouch": 1.5,
-                          "Map": 1.0})
-    paths: dict = _table({"PE": 4.0, "PK": 1.0})
-    goals: dict = _table({"key_cards": 0.35, "upgrade_tiles": 0.25})
 
 
 class Knowledge(_Plan):

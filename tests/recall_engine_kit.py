@@ -1,5 +1,6 @@
-"""Helpers for the hand-made Recall engine positions of tests/test_recall_engine_*.py: a 2-player
-game 0 at its first main decision with no artifacts on the map, and steps by action name."""
+"""Helpers for the hand-made Recall engine positions of tests/test_recall_engine_*.py (one copy, so
+that every engine test builds and edits its positions the same way): a game at its first main
+decision, as dealt or with no artifacts on the map, and steps by action name."""
 from __future__ import annotations
 
 import numpy as np
@@ -12,12 +13,22 @@ from sim.games.recall.content import load_content
 SEED = 321
 
 
+def tables(players=2, **overrides):
+    """The engine tables of the default content for ``players`` seats, tribes drawn at random."""
+    config = Config(players=players, tribe_draft="random", **overrides)
+    return engine.build_tables(config, load_content(config))
+
+
+def start(players=2, game=0, seed=SEED, **overrides):
+    """(tables, state) of one game at its first ``main``, as dealt."""
+    t = tables(players, **overrides)
+    return t, engine.init(t, [game], seed)
+
+
 def at_main(**overrides):
     """(tables, state, game row) of 2-player game 0 (``SEED``) at its first ``main``, every
     field's artifact removed, so each field is as the test sets it."""
-    config = Config(players=2, tribe_draft="random", **overrides)
-    t = engine.build_tables(config, load_content(config))
-    s = engine.init(t, [0], SEED)
+    t, s = start(**overrides)
     g = s.m[0]
     for f in range(g[st.G_NF]):
         g[st.F_ART + f] = -1

@@ -1,6 +1,6 @@
 """Which Recall games end, while the engine does not compile every rule (docs/recall_engine.md).
 
-``ended`` plays games exactly as the runner does (``runner._choose_actions``, the same strategy
+``ended`` plays games exactly as the runner does (``runner.choose_actions``, the same strategy
 streams and decision counters) but drops a game the engine stops instead of failing, so a test
 can run through the real runner only games that end. Once nothing stops, every game is kept.
 """
@@ -10,7 +10,7 @@ import numpy as np
 
 from sim.core import rng
 from sim.core.game import take
-from sim.core.runner import _choose_actions, strategy_groups
+from sim.core.runner import choose_actions, strategy_groups
 from sim.games.recall import state as st
 from sim.games.recall.game import GAME
 
@@ -33,7 +33,7 @@ def ended(config, content, strategies, seed: int, game_ids, counts: list | None 
         s, live = take(s, keep), live[keep]
         if not len(live):
             break
-        actions = _choose_actions(GAME, s, np.ones(len(live), dtype=bool), groups, keys[:, live], decisions[live], n)
+        actions = choose_actions(GAME, s, np.ones(len(live), dtype=bool), groups, keys[:, live], decisions[live], n)
         decisions[live] += 1
         s = GAME.step(s, actions)
     if counts is not None:

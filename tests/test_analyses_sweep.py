@@ -66,6 +66,25 @@ def test_paired_differences_from_the_reference_follow_the_injected_strength(tmp_
     assert set(d["metric"]) == {"win rate", "score", "first player win rate", "rounds", "shared wins"}
 
 
+def test_points_of_another_player_count_have_no_paired_difference(tmp_path):
+    """A ``players`` x ``power`` grid: game g of a 3-player point is another game than game g of the
+    2-player reference (``compare`` refuses to pair them), so the 3-player points get no rows,
+    while the reference's own count still gets its differences (zero at the reference)."""
+    import dataclasses
+
+    from analyses.sweep import paired_sweep_table
+    vs = {f"players={n},power={x}": with_effect(dataclasses.replace(BASE, players=(n,)), "red", x)
+          for n in (2, 3) for x in (1.0, 2.0)}
+    res = open_results(write_results(tmp_path, "pc", vs, games=200))
+    d = paired_sweep_table(res, "faction", "players=2,power=1.0")
+    assert set(d["variant"]) == {"players=2,power=1.0", "players=2,power=2.0"}
+    red = d.filter((pl.col("metric") == "win rate") & (pl.col("group") == "red")).sort("power")
+    assert red["diff"][0] == 0 and red["diff"][1] > 0
+    only = {f"players={n}": dataclasses.replace(BASE, players=(n,)) for n in (2, 3)}
+    assert paired_sweep_table(open_results(write_results(tmp_path, "only", only, games=50)), "faction",
+                              "players=2").height == 0
+
+
 def test_reference_is_the_rules_default_point(tmp_path):
     """Red Rising's Sovereign token is worth 10 points by default (RR-E12): a sweep over 0..20
     measures its differences from the 10-point games; without the default, the first point."""

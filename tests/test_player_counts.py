@@ -85,3 +85,14 @@ def test_summary_shows_a_column_per_count(tmp_path, capsys):
     assert main(["summary", str(out)]) == 0
     text = capsys.readouterr().out
     assert "WIN RATE BY SEAT, BY PLAYER COUNT\nseat" in text and "2 players" in text
+
+
+def test_report_of_several_counts_draws_the_levels_without_pairing_the_counts(tmp_path, capsys):
+    """``sim report`` of a ``players = [2, 3]`` folder: the counts are a sweep axis (its pages draw
+    each metric against the count); the counts play other games, so no point is paired with
+    another (``analyses.sweep.paired_sweep_table``) and the report is written, not refused."""
+    exp = _toy(tmp_path, "players = [2, 3]", 3)
+    out = run_experiment(load_experiment(exp), tmp_path / "r")
+    assert main(["report", str(out), "--report-dir", str(tmp_path / "rep")]) == 0
+    pages = {p.name for p in (tmp_path / "rep" / "toy_counts").glob("*.png")}
+    assert {"sweep_win_rate.png", "sweep_score.png", "sweep_game.png"} <= pages, sorted(pages)

@@ -6,45 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.games.recall import engine
 from sim.games.recall import state as st
-from sim.games.recall.config import Config
-from sim.games.recall.content import load_content
-
-SEED = 321
-
-
-def _at_main(players=2, game=0):
-    config = Config(players=players, tribe_draft="random")
-    t = engine.build_tables(config, load_content(config))
-    return t, engine.init(t, [game], SEED)
-
-
-def _run(s):
-    """Advance one game from its current phase (after a hand edit of the state)."""
-    engine._run(s, np.zeros(1, dtype=np.int64), False)
-
-
-def _kind(s):
-    return st.KIND_NAMES[s.m[0, st.G_KIND]]
-
-
-def _names(t, s):
-    return [t.action_names[a] for a in np.flatnonzero(s.legal[0])]
-
-
-def _col(p, c):
-    return st.seat_col(p, c)
-
-
-def _step(t, s, name):
-    engine.step(s, [t.action_names.index(name)])
-
-
-def _own(t, s, name, stones):
-    g = s.m[0]
-    g[_col(0, st.P_OWN + t.ability_names.index(name))] = 1
-    g[_col(0, st.P_SKILL)] = stones
+from tests.recall_engine_kit import (col as _col, kind as _kind, names as _names, own, run as _run, start as _at_main,
+                                     step as _step)
 
 
 def test_goliath_repeats_the_light_and_the_dark_token_reward_nested_rc_r220_rc_r65():
@@ -53,7 +17,7 @@ def test_goliath_repeats_the_light_and_the_dark_token_reward_nested_rc_r220_rc_r
     now 2, RC-R61) repeats K:any:2, not the inner token's VP:2 (the register is per frame)."""
     t, s = _at_main()
     g = s.m[0]
-    _own(t, s, "Goliath", stones=3)
+    own(t, g, "Goliath")
     g[st.G_ROUND] = 4                                       # the hourglass on path space 5
     g[st.G_DARK + 0] = 2                                    # D3 beside path position 0
     g[st.G_LIGHT + 0] = 4                                   # L5 on white position 4
@@ -95,7 +59,7 @@ def test_colteron_moves_followers_between_volcanoes_and_gains_a_white_crystal_rc
     from sim.games.recall import kernel
     t, s = _at_main()
     g = s.m[0]
-    _own(t, s, "Colteron", stones=3)
+    own(t, g, "Colteron")
     vol = _volcanoes(t, s)
     assert len(vol) >= 2
     x, z = vol[0], vol[-1]
@@ -120,7 +84,7 @@ def test_colteron_without_followers_on_a_volcano_still_gains_the_white_crystal_r
     """No own follower on a volcano: only `end`, applied at once; the white crystal is gained."""
     t, s = _at_main()
     g = s.m[0]
-    _own(t, s, "Colteron", stones=3)
+    own(t, g, "Colteron")
     for f in _volcanoes(t, s):
         g[_col(0, st.P_FOL + f)] = 0
     white = int(g[_col(0, st.P_CR)])
@@ -136,7 +100,7 @@ def test_aynir_makes_up_to_four_exchanges_of_followers_crystals_and_points_rc_r2
     from sim.games.recall import kernel
     t, s = _at_main()
     g = s.m[0]
-    _own(t, s, "Aynir", stones=3)
+    own(t, g, "Aynir")
     g[_col(0, st.P_CR):_col(0, st.P_CR) + 3] = 0
     g[_col(0, st.P_SCORE)] = 6
     start = int(np.flatnonzero(s.seat(st.P_FOL, st.F_MAX)[0, 0] > 0)[0])
@@ -168,7 +132,7 @@ def test_aynir_end_stops_and_points_never_go_below_zero_rc_a44():
     """0 points and no crystals: only follower exchanges; `end` at once gives nothing."""
     t, s = _at_main()
     g = s.m[0]
-    _own(t, s, "Aynir", stones=3)
+    own(t, g, "Aynir")
     g[_col(0, st.P_CR):_col(0, st.P_CR) + 3] = 0
     g[_col(0, st.P_SCORE)] = 0
     _run(s)
@@ -186,7 +150,7 @@ def test_aynir_receives_a_follower_only_from_the_supply_rc_r205_rc_a44():
     from sim.games.recall import kernel
     t, s = _at_main()
     g = s.m[0]
-    _own(t, s, "Aynir", stones=3)
+    own(t, g, "Aynir")
     g[_col(0, st.P_CR):_col(0, st.P_CR) + 3] = (1, 0, 0)
     g[_col(0, st.P_SCORE)] = 4
     g[_col(0, st.P_SUPPLY)] = 0

@@ -4,44 +4,20 @@ is tests/test_recall_crosscheck.py.
 """
 from __future__ import annotations
 
-import numpy as np
+from functools import partial
 
 from sim.games.recall import engine, kernel
 from sim.games.recall import state as st
-from sim.games.recall.config import Config
-from sim.games.recall.content import load_content
 from sim.games.recall.kernel import dev
+from tests.recall_engine_kit import col, kind as _kind, names as _names, own, run as _run, start as _at_main
 
-SEED = 321
-
-
-def _at_main(players=2):
-    config = Config(players=players, tribe_draft="random")
-    t = engine.build_tables(config, load_content(config))
-    return t, engine.init(t, [0], SEED)
-
-
-def _run(s):
-    engine._run(s, np.zeros(1, dtype=np.int64), False)
-
-
-def _kind(s):
-    return st.KIND_NAMES[s.m[0, st.G_KIND]]
-
-
-def _names(t, s):
-    return [t.action_names[a] for a in np.flatnonzero(s.legal[0])]
-
-
-def _col(c):
-    return st.seat_col(0, c)
+_col = partial(col, 0)                                  # seat 0's column: every position here is seat 0's
 
 
 def _sanctuary_window(t, s, k):
     """Seat 0 owns K-01 with 3 stones and has just gained sanctuary k's reward: its window."""
     g = s.m[0]
-    g[_col(st.P_OWN + t.ability_names.index("K-01"))] = 1
-    g[_col(st.P_SKILL)] = 3
+    own(t, g, "K-01")
     g[st.G_DEV_K], g[st.G_DEV_STEP], g[st.G_DEV_RET] = k, dev.DS_END, st.PH_TURN_END
     g[st.G_PHASE] = st.PH_SANCT_EVENT
     _run(s)
@@ -84,8 +60,7 @@ def test_k01_on_the_display_reward_without_an_artifact_taken_gives_nothing_rc_r2
 
 def _own_portaal(t, s):
     g = s.m[0]
-    g[_col(st.P_OWN + t.ability_names.index("Portaal"))] = 1
-    g[_col(st.P_SKILL)] = 3
+    own(t, g, "Portaal")
     return g
 
 

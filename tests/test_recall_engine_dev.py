@@ -11,42 +11,16 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import rng
-from sim.games.recall import engine, kernel
+from sim.games.recall import kernel
 from sim.games.recall import state as st
-from sim.games.recall.config import Config
-from sim.games.recall.content import load_content
 from sim.games.recall.content_types import TERRAINS
 from sim.games.recall.game import end_state
 from sim.games.recall.kernel.dev import production_visible
 from sim.games.recall.kernel.explore import explorable
+from tests.recall_engine_kit import (SEED, col as _col, kind as _kind, names as _names, run as _run, start, step as _step,
+                                     tables as _tables)
 
-SEED = 321
 W, R, P = 0, 1, 2
-
-
-def _tables(players=2):
-    config = Config(players=players, tribe_draft="random")
-    return engine.build_tables(config, load_content(config))
-
-
-def _run(s):
-    engine._run(s, np.zeros(1, dtype=np.int64), False)
-
-
-def _col(p, c):
-    return st.seat_col(p, c)
-
-
-def _kind(s):
-    return st.KIND_NAMES[s.m[0, st.G_KIND]]
-
-
-def _names(t, s):
-    return [t.action_names[a] for a in np.flatnonzero(s.legal[0])]
-
-
-def _step(t, s, name):
-    engine.step(s, [t.action_names.index(name)])
 
 
 def _field(t, s):
@@ -62,8 +36,7 @@ def _field(t, s):
 def _position(terrain, followers=2, players=2, pending=(-1, -1, -1, 1)):
     """Seat 0 at ``effect`` with one pending item (default a ``DEV:1``) and ``followers`` on a
     field of ``terrain``; no abilities, no camps on the map."""
-    t = _tables(players)
-    s = engine.init(t, [0], SEED)
+    t, s = start(players)
     g = s.m[0]
     g[_col(0, st.P_OWN):_col(0, st.P_OWN) + st.U_MAX] = 0
     g[st.F_CAMP:st.F_CAMP + st.F_MAX] = -1
@@ -334,9 +307,7 @@ def test_reaching_an_upgrade_symbol_asks_the_side_of_its_letter_once_rc_r177_rc_
 
 
 def test_free_upgrade_choice_offers_every_letter_left_and_both_sides_rc_v8_rc_v9():
-    t = engine.build_tables(Config(players=2, tribe_draft="random", free_upgrade_choice=True),
-                            load_content(Config(players=2, free_upgrade_choice=True)))
-    s = engine.init(t, [0], SEED)
+    t, s = start(free_upgrade_choice=True)
     g = s.m[0]
     g[_col(0, st.P_OWN):_col(0, st.P_OWN) + st.U_MAX] = 0
     g[_col(0, st.P_SCORE)] = 3
@@ -381,9 +352,7 @@ def test_an_upgrade_before_any_item_of_the_field_replaces_its_pending_items_rc_r
 def _water_position(around, **kw):
     """Seat 0's only followers (2) on a land field f next to one water field w; every other field
     is grain, w's other neighbours are ``around``; field C's WMOVE pending (RC-A7)."""
-    config = Config(players=2, tribe_draft="random", **kw)
-    t = engine.build_tables(config, load_content(config))
-    s = engine.init(t, [0], SEED)
+    t, s = start(**kw)
     g = s.m[0]
     nf = len(t.field_names)
     g[_col(0, st.P_OWN):_col(0, st.P_OWN) + st.U_MAX] = 0

@@ -18,33 +18,14 @@ cross-check against the oracle is tests/test_recall_crosscheck.py.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from sim.core import rng
-from sim.games.recall import engine, kernel
+from sim.games.recall import kernel
 from sim.games.recall import state as st
-from sim.games.recall.config import Config
-from sim.games.recall.content import load_content
 from sim.games.recall.kernel.chests import draw_chest
 from sim.games.recall.kernel.explore import explorable, tile_field
+from tests.recall_engine_kit import col as _col, kind as _kind, names as _names, run as _run, start, step as _step
 
 SEED = 77
-
-
-def _col(p, c):
-    return st.seat_col(p, c)
-
-
-def _kind(s):
-    return st.KIND_NAMES[s.m[0, st.G_KIND]]
-
-
-def _names(t, s):
-    return [t.action_names[a] for a in np.flatnonzero(s.legal[0])]
-
-
-def _step(t, s, name):
-    engine.step(s, [t.action_names.index(name)])
 
 
 def _effect_of(t, text):
@@ -60,9 +41,7 @@ def _position(builders):
     ``builders`` has a sanctuary on y. The camp's reward is camp c5's (``K:any:1 + F:2``; a test
     may change ``tab``). Pending: the EXPLORE of field E, then a DEV:1. Returns (t, s, y, c)
     with the state at the ``rotation`` decision, the rotation to choose in ``s.rot``."""
-    config = Config(players=2, tribe_draft="random")
-    t = engine.build_tables(config, load_content(config))
-    s = engine.init(t, [0], SEED)
+    t, s = start(seed=SEED)
     g = s.m[0]
     for p in (0, 1):                                     # no abilities: no windows, no Lexander
         g[_col(p, st.P_OWN):_col(p, st.P_OWN) + st.U_MAX] = 0
@@ -90,7 +69,7 @@ def _position(builders):
     g[st.G_PEND_N] = 2
     g[st.G_PEND:st.G_PEND + 2 * st.PEND_W] = [e, item, 4, 0, -1, -1, -1, 1]
     g[st.G_PHASE] = st.PH_EFFECT
-    engine._run(s, np.zeros(1, dtype=np.int64), False)
+    _run(s)
     _step(t, s, "pick:0")
     if _kind(s) == "explore":
         _step(t, s, f"opt:{k}")
@@ -181,9 +160,7 @@ def test_the_turn_guard_inside_another_players_camp_reward_ends_the_explorers_tu
 def test_chest_reshuffles_go_on_past_eight_rc_a27():
     """Twelve reshuffles of a one-tile discard pile and one of three tiles: each is the
     permutation of the ``chests`` stream with extra word k (k = 1, 2, ...)."""
-    config = Config(players=2, tribe_draft="random")
-    t = engine.build_tables(config, load_content(config))
-    s = engine.init(t, [5], SEED)
+    t, s = start(game=5, seed=SEED)
     g, h = s.m[0], s.hidden[0]
     g[st.G_CHEST_TOP] = g[st.G_CHEST_N]                  # the stack is empty
     for k in range(1, 14):

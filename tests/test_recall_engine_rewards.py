@@ -9,38 +9,18 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import rng
-from sim.games.recall import engine, kernel
+from sim.games.recall import kernel
 from sim.games.recall import state as st
-from sim.games.recall.config import Config
-from sim.games.recall.content import load_content
 from sim.games.recall.kernel import chests, frames
 from sim.games.recall.tables import build_tables as content_tables
-
-SEED = 321
+from tests.recall_engine_kit import (SEED, col as _col, kind as _kind, names as _names, own, run as _run, start as _start,
+                                     step as _step)
 
 
 def _at_main(players=2, game=0, **kw):
-    config = Config(players=players, tribe_draft="random", **kw)
-    content = load_content(config)
-    t = engine.build_tables(config, content)
-    return t, engine.init(t, [game], SEED), content_tables(content).effect_id
-
-
-def _run(s):
-    """Advance one game from its current phase (after a hand edit of the state)."""
-    engine._run(s, np.zeros(1, dtype=np.int64), False)
-
-
-def _kind(s):
-    return st.KIND_NAMES[s.m[0, st.G_KIND]]
-
-
-def _names(t, s):
-    return [t.action_names[a] for a in np.flatnonzero(s.legal[0])]
-
-
-def _col(p, c):
-    return st.seat_col(p, c)
+    """(tables, state, effect ids) of the game as dealt: tests name rewards by their content key."""
+    t, s = _start(players, game, **kw)
+    return t, s, content_tables(t.content).effect_id
 
 
 def _reward(s, e, now=0, ret=st.PH_TURN_END):
@@ -49,10 +29,6 @@ def _reward(s, e, now=0, ret=st.PH_TURN_END):
     g[_col(0, st.P_SKILL)] = 0
     frames.push_frame(g, e, ret, now, -1, -1)
     _run(s)
-
-
-def _step(t, s, name):
-    engine.step(s, [t.action_names.index(name)])
 
 
 def test_order_free_items_first_then_the_only_other_without_asking_rc_a64():
@@ -283,17 +259,11 @@ def test_copy_with_no_card_left_in_a_to_e_does_nothing_rc_r35_rc_a40():
     assert list(g[_col(0, st.P_CR):_col(0, st.P_CR) + 3]) == cr and _kind(s) == "main" and g[st.G_DEC] == 1
 
 
-def _own(t, s, name, stones=3):
-    g = s.m[0]
-    g[_col(0, st.P_OWN + t.ability_names.index(name))] = 1
-    g[_col(0, st.P_SKILL)] = stones
-
-
 def test_alambiek_removes_an_own_follower_and_gains_a_red_crystal_rc_r241():
     """The red crystal comes with the follower removed (none on the board: nothing, as the oracle)."""
     t, s, eid = _at_main()
     g = s.m[0]
-    _own(t, s, "Alambiek")
+    own(t, g, "Alambiek")
     start = int(np.flatnonzero(s.seat(st.P_FOL, st.F_MAX)[0, 0] > 0)[0])
     g[_col(0, st.P_FOL + start)] -= 1
     g[_col(0, st.P_FOL + start + 1)] += 1                   # followers on two fields
@@ -312,7 +282,7 @@ def test_gpr_gives_one_more_step_on_the_excavated_stones_track_rc_r246():
     from sim.games.recall.kernel import dev
     t, s, eid = _at_main()
     g = s.m[0]
-    _own(t, s, "GPR")
+    own(t, g, "GPR")
     g[st.G_DEV_K], g[st.G_DEV_STEP], g[st.G_DEV_RET] = 1, dev.DS_END, st.PH_TURN_END
     g[st.G_PHASE] = st.PH_EXC_EVENT
     _run(s)
@@ -325,7 +295,7 @@ def test_schokbron_gains_the_production_fields_yield_once_more_rc_r249():
     """The `production` window after P1 (W:2): Schokbron gives W:2 again."""
     t, s, eid = _at_main()
     g = s.m[0]
-    _own(t, s, "Schokbron", stones=1)
+    own(t, g, "Schokbron", stones=1)
     g[st.G_PROD_LAST], g[st.G_PROD_LEFT] = 0, 0
     white = int(g[_col(0, st.P_CR)])
     g[st.G_PHASE] = st.PH_PROD_EVENT
@@ -341,7 +311,7 @@ def test_a_window_inside_a_reward_does_not_reset_the_outer_window_rc_r65():
     from sim.games.recall.kernel import dev
     t, s, eid = _at_main()
     g = s.m[0]
-    _own(t, s, "GPR")
+    own(t, g, "GPR")
     g[_col(0, st.P_TRK)] = 3                                # the step reaches bonus position 4
     g[st.G_LIGHT + 0] = 0                                   # L1: R:1
     red = int(g[_col(0, st.P_CR + 1)])

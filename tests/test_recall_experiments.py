@@ -8,9 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 from scipy import stats
 
+from analyses.load import open_results
 from sim.core.experiment import load_experiment
+from sim.core.results import scan
 from sim.play import make_strategies, run_experiment
 from tests.recall_games import ending_range
 from tests.scaffold import ROOT, assert_score_sheets, rows
@@ -57,6 +60,27 @@ def test_rc_greedy_rows_identical_for_any_jobs_and_chunk_in_compiled_play(tmp_pa
     two = rows(run_experiment(exp, tmp_path / "two", jobs=2, chunk=2, first_game=first, games=count))
     assert one.height == 4 * count and one.equals(two)
     assert_score_sheets(one, [c for c in one.columns if c.startswith("score_")])
+
+
+def test_scan_reads_a_folder_of_two_player_counts(tmp_path):
+    """``sim.core.results.scan`` of one folder holding a 2- and a 3-player run (``players = [2, 3]``,
+    two games each): the per-game feature columns differ by count (``rc_tribe_<k>`` for k up to the
+    player count, the display pair nobody took at k = players; likewise ``rc_item_<k>``,
+    ``rc_has_tribe_<k>``); the scan has every row of both runs once, ``rc_tribe_3`` (3 players
+    only) null in the 2-player rows and set in the 3-player rows; one variant scans as its own
+    shards read; the analyses' scan (``analyses.load``) of all variants is the same table."""
+    exp = load_experiment(_write(tmp_path, ['strategy = "random"\n'] * 3, "[2, 3]", 2))
+    out = run_experiment(exp, tmp_path / "out", games=2, chunk=2)
+    df = scan(out).collect()
+    assert sorted(df.group_by("variant").agg(pl.len()).rows()) == [("players=2", 4), ("players=3", 6)]
+    two, three = df.filter(pl.col("players") == 2), df.filter(pl.col("players") == 3)
+    assert two["rc_tribe_3"].null_count() == 4 and three["rc_tribe_3"].null_count() == 0
+    assert two["rc_tribe_2"].null_count() == 0 and three["rc_tribe_2"].null_count() == 0
+    for v in ("players=2", "players=3"):
+        shards = pl.concat([pl.read_parquet(f) for f in sorted((out / v).glob("shard-*.parquet"))])
+        assert scan(out, v).collect().equals(shards)
+    assert open_results(str(out)).scan().collect().sort(["variant", "game", "seat"]).equals(
+        df.sort(["variant", "game", "seat"]))
 
 
 def test_shipped_recall_experiments_load():

@@ -342,8 +342,8 @@ def test_a_sampled_state_deals_its_own_bag_and_chest_streams_RC_A27_RC_S8():
 
 
 def _loop_to_end(strategies, config, content, seed, ids):
-    """The runner's step-by-step loop (``runner._choose_actions``) to each game's end or engine stop."""
-    from sim.core.runner import _choose_actions, strategy_groups
+    """The runner's step-by-step loop (``runner.choose_actions``) to each game's end or engine stop."""
+    from sim.core.runner import choose_actions, strategy_groups
     s = GAME.init(config, content, ids, seed)
     keys = np.stack([rng.stream_keys(seed, ids, "strategy", k) for k in range(len(strategies))])
     groups = strategy_groups(strategies)
@@ -353,8 +353,8 @@ def _loop_to_end(strategies, config, content, seed, ids):
         if not len(live):
             return s, decisions
         part = take(s, live)
-        actions = _choose_actions(GAME, part, np.ones(len(live), dtype=bool), groups, keys[:, live], decisions[live],
-                                  len(strategies))
+        actions = choose_actions(GAME, part, np.ones(len(live), dtype=bool), groups, keys[:, live], decisions[live],
+                                 len(strategies))
         decisions[live] += 1
         part = GAME.step(part, actions)
         for name in ("m", "hidden", "legal"):

@@ -40,8 +40,10 @@ def all_ops(content):
 
 # ---- the default deck ----------------------------------------------------------------------
 
-def test_default_deck_composition_RR_A3_RR_A5(content):
-    """RR-A3 Revision / RR-A5: 112 cards, 14 colours in RR-A2 order, Gold 21, every other colour 7."""
+def test_default_deck_composition_RR_A3_RR_A4_RR_A5(content):
+    """RR-A3 Revision / RR-A5: 112 cards, 14 colours in RR-A2 order, Gold 21, every other colour 7.
+    RR-A4: the fourteen colour names are the seed's seven (Red, Orange, Yellow, Copper, Silver,
+    Gold, Grey) and the seven assumed (Green, Blue, Violet, Obsidian, Pink, White, Brown)."""
     assert len(content.cards) == 112
     assert content.colours == RR_A2_COLOURS
     counts = Counter(card.colour for card in content.cards)

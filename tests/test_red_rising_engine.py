@@ -202,6 +202,32 @@ def test_fixed_houses_and_two_player_neutral_house_RR_S14():
     assert out["score_influence"][0].tolist() == [24, 2]
 
 
+def test_neutral_house_meets_no_threshold_and_is_no_target_RR_A33_RR_S14_E3():
+    """RR-A33. Thresholds: P0 meets H (7 helium), P1 F (fleet 7); a neutral house of 10 cubes
+    (the ``neutral_cubes`` switch) would meet I, but two scouts at Mars trigger nothing (RR-E3
+    counts players only); the same position with P1 at 6 cubes and a scout at The Institute
+    does trigger (P1's 7th cube). Target: LOSE (``neighbours``) in a 2-player game takes P1's
+    cube, never the neutral house's: at the end P0 5 cubes first (20), the neutral house's 3
+    second, P1 1 third (1); had the neutral house lost the cube instead, P1 (2) would tie it for
+    second (4)."""
+    s = lay(new(players=2, neutral_cubes=10), hands=[[], []], helium=[7, 0], fleet=[0, 7], deck=F[:9])
+    s = play(s, "scout", "loc:Mars", "scout", "loc:Mars")
+    assert not s.triggered[0]
+    s = lay(new(players=2, neutral_cubes=10), hands=[[], []], helium=[7, 0], fleet=[0, 7], cubes=[0, 6], deck=F[:9])
+    s = play(s, "scout", "loc:Mars", "scout", "loc:Institute")
+    assert s.triggered[0]
+
+    s = new(players=2, houses=("Diana", "Mars"))
+    s = lay(s, deck=F[:3], hands=[["LOSE"], [F[20]]], cubes=[5, 2], helium=[6, 0], fleet=[7, 0])
+    s = play(s, "lead", "card:LOSE", "loc:Jupiter")
+    assert s.cubes[0].tolist() == [5, 1]
+    s = play(s, "loc:Mars")                      # Mars's helium: P0 meets H and F (RR-E2)
+    assert s.triggered[0]
+    s = play(s, "lead", f"card:{F[20]}", "loc:Jupiter", "loc:Mars")  # P1, last of the round
+    assert GAME.done(s)[0]
+    assert GAME.outcome(s)["per_seat"]["score_influence"][0].tolist() == [20, 1]
+
+
 def test_solo_setup_RR_V3_V4_V5_V6_V7_V8_V9():
     """RR-V3, RR-V4, RR-V5, RR-V6, RR-V7, RR-V8, RR-V9."""
     s = GAME.init(Config(players=1), BASE, np.arange(300), 9)
@@ -271,8 +297,9 @@ def test_gain_from_location_gives_card_and_bonus_RR_R7_R9_R16_R18():
     """RR-R7, RR-R9, RR-R16, RR-R18."""
 
 
-def test_helium_unlimited_and_no_hand_limit_in_play_RR_S11_R69():
-    """RR-S11, RR-R18 (helium supply unlimited for players), RR-R69 (no hand limit during play)."""
+def test_helium_unlimited_and_no_hand_limit_in_play_RR_S11_R69_A7():
+    """RR-S11, RR-R18 and RR-A7 (helium supply unlimited for players: 40 + 1 = 41), RR-R69 (no hand
+    limit during play)."""
     s = lay(new(), hands=[[F[20 + i] for i in range(12)], []], helium=[40, 0])
     s = play(s, "lead", f"card:{F[20]}", "loc:Jupiter", "loc:Mars")
     assert s.helium[0, 0] == 41 and s.hand_n[0, 0] == 12
@@ -357,6 +384,29 @@ def test_die_faces_RR_R22_R24_R25(face):
     else:
         assert (s.helium[0, 0], s.fleet[0, 0], s.cubes[0, 0]) == {4: (1, 0, 0), 5: (0, 1, 0), 6: (0, 0, 1)}[face]
     assert kind(s) == "gain"
+
+
+def test_die_faces_are_equally_likely_RR_A12_R22():
+    """RR-A12: each face 1/6. 600 games (each its own die stream, seed 4) in the position above,
+    each rolling once (ROLL's deploy ability): the face is read from its bonus (RR-R22: 1 banish
+    and 2 place ask a location, 3 the Sovereign, 4 helium, 5 fleet, 6 a cube); the counts pass a
+    chi-square test against 100 each at p = 0.001 (below 20.52 for 5 degrees of freedom)."""
+    n = 600
+    s = GAME.init(Config(players=2, houses=("Diana", "Mars")), CONTENT, np.arange(n), 4)
+    for g in range(n):
+        deal.arrange(s, g, deck=F[:10], locations=[[F[10], F[11]], [F[12], F[13]], [F[14], F[15]], [F[16], F[17]]],
+                     hands=[["ROLL"], []], houses=["Diana", "Mars"], run_turn=False)
+    from sim.games.red_rising.engine import run
+    s = run(s)
+    for name in ("lead", "card:ROLL", "loc:Jupiter"):
+        s = GAME.step(s, np.full(n, NAMES.index(name)))
+    kinds = np.array([A.DECISION_KINDS[int(k)] for k in GAME.kind(s)])
+    face = np.select([kinds == "target_location", kinds == "place_location", s.sovereign == 0,
+                      s.helium[:, 0] == 1, s.fleet[:, 0] == 1, s.cubes[:, 0] == 1], [1, 2, 3, 4, 5, 6], 0)
+    counts = np.bincount(face, minlength=7)
+    assert counts[0] == 0 and counts.sum() == n
+    chi2 = float((((counts[1:] - n / 6) ** 2) / (n / 6)).sum())
+    assert chi2 < 20.52, counts.tolist()
 
 
 # ---- the die as data (tables.toml die_faces) ---------------------------------------------------------
@@ -869,6 +919,35 @@ def test_automa_star_maxed_bonus_follows_the_arrow_RR_V28_V32():
     # AT07: deploy B, gain B (Mars), star, ccw; Mars maxed (10 helium) -> ccw -> Jupiter
     s = automa_turn(s, ["AT07", "AT02"], helium=[0, 10], cubes=[0, 10])
     assert s.helium[0, a] == 10 and s.fleet[0, a] == 1
+
+
+def test_automa_hand_top_is_the_most_recently_added_RR_A29_V18():
+    """RR-A29: her hand F20..F25 (F25 added last); her turn of Example 6's priorities takes F11
+    (AT02: Jupiter's top) then F15 (AT09: Luna's top); the top of her hand, what Eo and Roque
+    look at (RR-V47, RR-V49), is then F15, F11, F25, F24, ..., F20."""
+    s = solo()
+    set_priority(s, [2, 0, 1, 3])
+    s = automa_turn(s, ["AT02", "AT09"], deck=[F[0], F[1], F[2]], auto_hand=[F[20 + i] for i in range(6)])
+    top = pile_cards(s, np.array([0]), PILE_AUTOMA, 8)[0].tolist()
+    assert top == [ID[F[15]], ID[F[11]]] + [ID[F[25 - i]] for i in range(6)]
+
+
+def test_automa_pieces_ten_cubes_and_a_fleet_ship_from_space_0_RR_A37_V28():
+    """RR-A37: she starts like a player (no helium, fleet space 0, no cube on The Institute) and
+    has ten cubes. Priorities J=B, M=C, L=D, I=A; AT05 (deploy C Mars, gain A The Institute,
+    star, cw): at 9 cubes the star places her tenth; at 10 The Institute's bonus is maxed and the
+    arrow (cw: I -> J) gives Jupiter's fleet step instead (RR-V28); AT02 (no star) adds nothing."""
+    s = GAME.init(Config(players=1), BASE, np.arange(100), 9)
+    s = take(s, np.flatnonzero(s.turns == 0))            # games where Au Toma has not played yet
+    rows = np.arange(s.batch)
+    assert s.batch and (s.helium[rows, s.automa] == 0).all() and (s.fleet[rows, s.automa] == 0).all()
+    assert (s.cubes[rows, s.automa] == 0).all()
+    for cubes, fleet in ((9, 0), (10, 1)):
+        s = solo()
+        a = int(s.automa[0])
+        set_priority(s, [1, 2, 3, 0])
+        s = automa_turn(s, ["AT05", "AT02"], cubes=[0, cubes])
+        assert (s.cubes[0, a], s.fleet[0, a], s.helium[0, a]) == (10, fleet, 0)
 
 
 def test_automa_cross_banishes_deck_top_RR_V19():

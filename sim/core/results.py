@@ -290,9 +290,21 @@ def scan(results_dir: Path, variant: str | None = None) -> pl.LazyFrame:
     """A lazy scan of all shards of an experiment (or one variant), refusing a game held twice."""
     results_dir = Path(results_dir)
     dirs = [results_dir / variant] if variant else sorted(p for p in results_dir.iterdir() if p.is_dir())
-    files = []
-    for d in dirs:
-        files += [str(p) for _, _, p in shard_ranges(variant_shards(d))]
-    if not files:
+    groups = [[p for _, _, p in shard_ranges(variant_shards(d))] for d in dirs]
+    if not any(groups):
         raise FileNotFoundError(f"{results_dir}: no shards")
-    return pl.scan_parquet(files)
+    return scan_variants(groups)
+
+
+def scan_variants(groups) -> pl.LazyFrame:
+    """One lazy frame of several variants' shards (``groups``: one list of shard paths a variant).
+
+    Variants may differ in their game-specific columns (Recall's per-game ``rc_tribe_<k>`` has a
+    column per seat, so variants of 2 and 3 players differ): each variant's shards are scanned
+    alone and the scans joined by column name, a column a variant lacks null in its rows
+    (polars' ``diagonal_relaxed``, which also widens a column's type where variants differ).
+    """
+    scans = [pl.scan_parquet([str(p) for p in files], hive_partitioning=False) for files in groups if files]
+    if not scans:
+        raise FileNotFoundError("no shards")
+    return scans[0] if len(scans) == 1 else pl.concat(scans, how="diagonal_relaxed")

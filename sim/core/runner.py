@@ -148,7 +148,7 @@ def play_state(game, state, strategies, keys, on_step=None) -> dict:
                     break
                 done = done[keep]
         active = ~done
-        actions = _choose_actions(game, state, active, groups, keys[:, rows], decisions[rows], len(strategies))
+        actions = choose_actions(game, state, active, groups, keys[:, rows], decisions[rows], len(strategies))
         decisions[rows[active]] += 1
         if on_step is None:
             state = game.step(state, actions)
@@ -186,8 +186,16 @@ def _play_to_end(game, state, groups, keys, n_strategies):
     return None
 
 
-def _choose_actions(game, state, active, groups, keys, decisions, n_strategies):
-    """One action per game of the batch: each strategy group decides for the seats it plays."""
+def choose_actions(game, state, active, groups, keys, decisions, n_strategies):
+    """One action per game of the batch (int64[n]): each strategy group decides for the seats it
+    plays; the runner's step-by-step loop and every caller that must choose exactly as it does
+    (a compiled play pausing for a Python rule, analyses replaying plays) use this one function.
+
+    ``active`` (bool[n]): the games to decide (the others get action 0); ``groups``:
+    ``strategy_groups(strategies)``; ``keys[slot, row]``: each slot's StrategyRng key per game;
+    ``decisions[row]``: the decisions already taken in that game (the StrategyRng counter);
+    ``n_strategies``: slots at or beyond it are automas and get action 0.
+    """
     n = len(active)
     decider = game.decider(state)
     legal = game.legal_actions(state)

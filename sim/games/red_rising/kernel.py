@@ -1519,7 +1519,6 @@ def look_cards(S, P, g, d, tgt):
 
 @jit
 def reorder_automa_top(S, g, cards):
-    ncard = S.where.shape[1]
     k = 0
     mask = S.w_c1
     mask[:] = False
