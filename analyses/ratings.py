@@ -76,8 +76,14 @@ def _block(theta, E, R, counts):
     return ll, grad, hess
 
 
+THETA_CAP = 30.0      # |theta| beyond which the fit stops: an entity that never lost (or never won) runs off
+
+
 def fit_plackett_luce(E, R, counts, n_items: int, alpha: float = 0.0, max_iter: int = 100, tol: float = 1e-10):
-    """Maximum-likelihood thetas (mean 0) and their covariance; Breslow ties; optional ridge alpha."""
+    """Maximum-likelihood thetas (mean 0) and their covariance; Breslow ties; optional ridge alpha.
+
+    Without a finite maximum (few games: an entity that never lost) the thetas run off; the fit
+    stops before ``THETA_CAP`` (where exp() would overflow into NaN) and reports not converged."""
     theta = np.zeros(n_items)
     ll, g, H = _derivatives(theta, E, R, counts, alpha)
     converged = False
@@ -87,6 +93,8 @@ def fit_plackett_luce(E, R, counts, n_items: int, alpha: float = 0.0, max_iter: 
         t = 1.0
         while True:
             cand = theta + t * step
+            if np.max(np.abs(cand - cand.mean())) > THETA_CAP:
+                return theta, np.linalg.pinv(-H, rcond=1e-12), ll, False
             ll_new, g_new, H_new = _derivatives(cand, E, R, counts, alpha)
             if ll_new >= ll - 1e-12 * abs(ll) or t < 1e-8:
                 break

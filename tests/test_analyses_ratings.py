@@ -105,3 +105,15 @@ def test_two_player_ratings_are_bradley_terry():
     est, _, _, _ = ratings.fit_plackett_luce(E, R, np.ones(len(data)), 3)
     ref = choix.ilsr_pairwise(3, [d for d in data])
     assert np.allclose(est, ref - ref.mean(), atol=1e-6)
+
+
+@pytest.mark.parametrize("data", [[(0, 1, 2), (3, 4, 5)], [(0, 1, 2), (0, 3, 4)], [(0, 1), (0, 1)],
+                                  [(0, 1, 2, 3), (4, 5, 1, 2)]])
+def test_a_fit_without_a_finite_maximum_stops_finite_and_unconverged(data):
+    """Two games: some entity never lost, so its theta has no finite maximum; the fit used to run
+    into exp() overflow, NaN and an SVD that did not converge (``sim summary`` on 2 games)."""
+    E, R = _arrays(data)
+    theta, cov, ll, converged = ratings.fit_plackett_luce(E, R, np.ones(len(data)), E.max() + 1)
+    assert not converged
+    assert np.isfinite(theta).all() and np.isfinite(cov).all() and np.isfinite(ll)
+    assert np.abs(theta).max() <= ratings.THETA_CAP
