@@ -97,6 +97,10 @@ def _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon,
                 cg, bg = bg, cg                             # keep this result: swap the scratch rows
                 ch, bh = bh, ch
                 clg, blg = blg, clg
+        if pick < 0:                                        # no legal action (advance never stops so): as before
+            apply(tg, th, C, tab, atoms, pick)
+            advance(tg, th, tlg, C, tab, atoms)
+            continue
         copy_row(tg, bg)
         copy_row(th, bh)
         copy_row(tlg, blg)
