@@ -36,6 +36,7 @@ from sim.games.recall.kernel import flow
 from sim.games.recall.kernel.common import C_NP
 from sim.games.recall.kernel.explore import uniform
 from sim.games.recall.kernel.flow import advance, apply
+from sim.games.recall.kernel.rows import copy_row
 from sim.games.recall.kernel.sample import deal_row, observe_row
 from sim.games.recall.kernel.value import seat_value
 
@@ -65,11 +66,13 @@ def _uniform_choice(lg, u):
 
 
 @njit(cache=True)
-def _continued(tg, th, tlg, cg, ch, clg, me, n, w, vt, u0, horizon, C, tab, atoms):
+def _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon, C, tab, atoms):
     """Rule 5 of strategies/recall_plans.py for one trial (``tg``, ``th``, ``tlg``, played on in place):
     up to ``horizon`` greedy steps of seat ``me`` while it decides its own turn and the kind is not a
     stop kind; each step the legal action of best value + 1e-9 x ((u0 x 7919 + 0.618.. x (a + 1) x
-    (step + 1)) mod 1), the first of equal scores (np.argmax). Returns the value at the end."""
+    (step + 1)) mod 1), the first of equal scores (np.argmax). Returns the value at the end.
+    ``cg``..``blg``: scratch rows; the best trial's result is kept (the engine is deterministic, so it
+    is the state the pick leads to) instead of playing the pick again."""
     A = tlg.shape[0]
     for step in range(horizon):
         k = tg[st.G_KIND]
@@ -81,8 +84,8 @@ def _continued(tg, th, tlg, cg, ch, clg, me, n, w, vt, u0, horizon, C, tab, atom
         for x in range(A):
             if not tlg[x]:
                 continue
-            cg[:] = tg
-            ch[:] = th
+            copy_row(cg, tg)
+            copy_row(ch, th)
             apply(cg, ch, C, tab, atoms, x)
             advance(cg, ch, clg, C, tab, atoms)
             v = seat_value(cg, ch, me, n, w, vt)
@@ -91,8 +94,16 @@ def _continued(tg, th, tlg, cg, ch, clg, me, n, w, vt, u0, horizon, C, tab, atom
             if score > best or pick < 0:
                 best = score
                 pick = x
-        apply(tg, th, C, tab, atoms, pick)                  # the engine is deterministic: the same result
-        advance(tg, th, tlg, C, tab, atoms)
+                cg, bg = bg, cg                             # keep this result: swap the scratch rows
+                ch, bh = bh, ch
+                clg, blg = blg, clg
+        if pick < 0:                                        # no legal action (advance never stops so): as before
+            apply(tg, th, C, tab, atoms, pick)
+            advance(tg, th, tlg, C, tab, atoms)
+            continue
+        copy_row(tg, bg)
+        copy_row(th, bh)
+        copy_row(tlg, blg)
     return seat_value(tg, th, me, n, w, vt)
 
 
@@ -157,7 +168,7 @@ def goal_progress_rows(m, hidden, players, gk, gn, gi):
 
 
 @njit(cache=True)
-def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, me, n, u0, w, vt, C, tab, atoms,
+def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, u0, w, vt, C, tab, atoms,
                  ints, pf, tribe_v, item_v, path_v, event_bound, fixed_cost, gk, gn, gi, out):
     """The plan's value of each legal action into ``out`` (-inf where illegal): ``og`` the observation's
     row, ``sg``/``sh``/``slg`` the state sampled from it; every legal action tried and valued (after
@@ -201,15 +212,15 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, me, n, u0, w, vt, C,
         out[x] = -np.inf
         if not slg[x]:
             continue
-        tg[:] = sg
-        th[:] = sh
+        copy_row(tg, sg)
+        copy_row(th, sh)
         apply(tg, th, C, tab, atoms, x)
         advance(tg, th, tlg, C, tab, atoms)
         left = tg[own + st.P_SKILL]
         v = seat_value(tg, th, me, n, w, vt)
         activation = (x >= use0 and x < use0 + n_ab) or x == A - 1
         if horizon > 0 and (plan_kind or activation) and v > STOPPED:
-            v = _continued(tg, th, tlg, cg, ch, clg, me, n, w, vt, u0, horizon, C, tab, atoms)
+            v = _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon, C, tab, atoms)
         if goal != 0.0 and v > STOPPED:             # after the continuation, or of the one step
             v = v + goal * goal_progress(tg, th, me, gk, gn, gi)
         if activation and v > STOPPED:
@@ -230,14 +241,18 @@ def plan_tables(om, sm, shid, slegal, players, u0, which, weights, plan_ints, pl
     n = C[C_NP]
     tg = np.empty(W, np.int32)
     cg = np.empty(W, np.int32)
+    bg = np.empty(W, np.int32)
     th = np.empty(shid.shape[1], np.int32)
     ch = np.empty(shid.shape[1], np.int32)
+    bh = np.empty(shid.shape[1], np.int32)
     tlg = np.zeros(A, np.bool_)
     clg = np.zeros(A, np.bool_)
+    blg = np.zeros(A, np.bool_)
     out = np.empty((B, A))
     for b in range(B):
         k = which[b]
-        _plan_values(om[b], sm[b], shid[b], slegal[b], tg, th, tlg, cg, ch, clg, players[b], n, u0[b], weights[k], vt,
+        _plan_values(om[b], sm[b], shid[b], slegal[b], tg, th, tlg, cg, ch, clg, bg, bh, blg, players[b], n, u0[b],
+                     weights[k], vt,
                      C, tab, atoms, plan_ints[k], plan_f[k], tribe_v[k], item_v[k], path_v[k], event_bound, fixed_cost,
                      gk, gn, gi, out[b])
     return out
@@ -259,12 +274,15 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
     sg = np.empty(W, np.int32)
     tg = np.empty(W, np.int32)
     cg = np.empty(W, np.int32)
+    bg = np.empty(W, np.int32)
     sh = np.empty(hidden.shape[1], np.int32)
     th = np.empty(hidden.shape[1], np.int32)
     ch = np.empty(hidden.shape[1], np.int32)
+    bh = np.empty(hidden.shape[1], np.int32)
     slg = np.zeros(A, np.bool_)
     tlg = np.zeros(A, np.bool_)
     clg = np.zeros(A, np.bool_)
+    blg = np.zeros(A, np.bool_)
     seat_chests = np.zeros(st.MAXP, np.int64)
     goals = np.zeros(3, np.int64)
     goal_n = np.zeros(st.MAXP, np.int64)
@@ -290,9 +308,10 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                         break
                     skey = np.uint64(uniform(key, base) * 9007199254740992.0)
                     observe_row(g, h, me, n_slots, og, seat_chests, goals, goal_n)
-                    sg[:] = og
+                    copy_row(sg, og)
                     deal_row(sg, lg, seat_chests, goals, goal_n, me, skey, sh, slg, stab)
-                    _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, me, n, uniform(key, base), weights[slot],
+                    _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, uniform(key, base),
+                                 weights[slot],
                                  vt, C, tab, atoms, plan_ints[slot], plan_f[slot], tribe_v[slot], item_v[slot],
                                  path_v[slot], event_bound, fixed_cost, gk, gn, gi, values)
                     best = -np.inf
@@ -313,8 +332,8 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                     for x in range(A):
                         if not lg[x]:
                             continue
-                        tg[:] = sg
-                        th[:] = sh
+                        copy_row(tg, sg)
+                        copy_row(th, sh)
                         apply(tg, th, C, tab, atoms, x)
                         advance(tg, th, tlg, C, tab, atoms)
                         v = seat_value(tg, th, me, n, w, vt)

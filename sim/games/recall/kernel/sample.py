@@ -24,10 +24,12 @@ from sim.games.recall import state as st
 from sim.games.recall.kernel import chests as kchests
 from sim.games.recall.kernel import common as kcommon
 from sim.games.recall.kernel import explore as kexplore
+from sim.games.recall.kernel import rows as krows
 from sim.games.recall.kernel.chests import bits
 from sim.games.recall.kernel.explore import uniform
+from sim.games.recall.kernel.rows import copy_row, fill_row
 
-kernel_cache.watch(__file__, st, kchests, kcommon, kexplore)
+kernel_cache.watch(__file__, st, kchests, kcommon, kexplore, krows)
 
 # scalars of ``sample_tables``'s ``sc``
 (S_NP, S_K, S_NCH, S_G, S_TRIBES, S_ITEMS, S_PER, S_SLOTS, S_TILES, S_N) = range(10)
@@ -60,7 +62,7 @@ def sample_tables(t) -> tuple:
 def observe_row(g, h, me, n_slots, om, chests, goals, goal_n):
     """``observe.observe`` of seat ``me`` for one game: the scrubbed row into ``om``, the chest
     tiles of each seat into ``chests``, ``me``'s goal cards into ``goals``, goal counts into ``goal_n``."""
-    om[:] = g
+    copy_row(om, g)
     for k in range(st.S_MAX):
         if om[st.G_UP + k] == 0 and k < n_slots:
             om[st.G_TILE + k] = -1
@@ -120,8 +122,18 @@ def _put_key(h, col, key):
 def sample_row(om, legal_in, chests, goals, goal_n, me, key, g, h, legal, tables):
     """A full game row consistent with the observation (``om`` etc. from ``observe_row``), the
     unknown parts dealt by ``key`` (module doc), into ``g``, ``h``, ``legal``; returns the bag key."""
-    g[:] = om
+    copy_row(g, om)
     return deal_row(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables)
+
+
+@njit(cache=True)
+def _part(work, at, n, value):
+    """(``work[at:at + n]`` filled with ``value``, ``at + n``): the scratch arrays of ``deal_row``
+    carved from one allocation (a lookahead deals once per decision; 17 small allocations cost more
+    than the dealing)."""
+    v = work[at:at + n]
+    fill_row(v, value)
+    return v, at + n
 
 
 @njit(cache=True)
@@ -129,14 +141,19 @@ def deal_row(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables):
     """``sample_row`` in place: ``g`` holds the observation's row and becomes the sample."""
     sc, chest_total, green_kinds, green_count, grey_kinds, grey_count, start_of_slot, tt = tables
     n, K = sc[S_NP], sc[S_K]
-    h[:] = -1
-    legal[:] = legal_in
+    nch, G, tiles = sc[S_NCH], sc[S_G], sc[S_TILES]
+    names = max(sc[S_TRIBES], sc[S_ITEMS], 1)
+    need = K + nch + max(chest_total.sum(), 1) + len(green_kinds) + max(green_count.sum(), 1) + len(grey_kinds)
+    need += max(grey_count.sum(), 1) + G + max(G, 1) + 8 * names + 2 * max(tiles, 1)
+    work = np.empty(need, np.int64)
+    fill_row(h, -1)
+    copy_row(legal, legal_in)
     bag_key = bits(key, R_KEYS)
     _put_key(h, st.H_BAGKEY, bag_key)
     _put_key(h, st.H_CHEST_KEY, bits(key, R_KEYS + 1))
     _put_key(h, st.H_RINGKEY, bits(key, R_KEYS + 2))      # the rings left are public (m), their order not
     # key cards in sight: every seat's available and slotted cards
-    own = np.zeros(K, np.int64)
+    own, at = _part(work, 0, K, 0)
     for p in range(n):
         base = st.SEAT0 + p * st.SW
         for k in range(K):
@@ -147,13 +164,12 @@ def deal_row(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables):
                 own[k] += 1
     # chest tiles: the other seats' (their number is public), then the stack below the tiles drawn,
     # from every tile but the viewer's own (RC-S8)
-    nch = sc[S_NCH]
-    counts = np.zeros(nch, np.int64)
+    counts, at = _part(work, at, nch, 0)
     total = 0
     for c in range(nch):
         counts[c] = chest_total[c] - g[st.SEAT0 + me * st.SW + st.P_CHESTS + c]
         total += chest_total[c]
-    pool = np.full(max(total, 1), -1, np.int64)
+    pool, at = _part(work, at, max(total, 1), -1)
     left = _pool(counts, key, R_CHESTS, pool)
     used = 0
     for p in range(n):
@@ -175,7 +191,7 @@ def deal_row(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables):
         col = st.G_GREEN if colour == 0 else st.G_GREY
         hcol = st.H_GREEN if colour == 0 else st.H_GREY
         top = g[st.G_GREEN_TOP if colour == 0 else st.G_GREY_TOP]
-        counts = np.zeros(len(kinds), np.int64)
+        counts, at = _part(work, at, len(kinds), 0)
         total = 0
         for i in range(len(kinds)):
             seen = own[kinds[i]]
@@ -183,18 +199,17 @@ def deal_row(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables):
                 seen += g[col + j] == kinds[i]
             counts[i] = full[i] - seen
             total += full[i]
-        deck = np.full(max(total, 1), -1, np.int64)
+        deck, at = _part(work, at, max(total, 1), -1)
         left = _pool(counts, key, R_GREEN if colour == 0 else R_GREY, deck)
         for i in range(left):
             if 0 <= top + i < st.DECK_MAX:
                 h[hcol + top + i] = kinds[deck[i]]
     # goal cards: the viewer's as they are, the others' from the cards the viewer does not hold
-    G = sc[S_G]
-    counts = np.ones(G, np.int64)
+    counts, at = _part(work, at, G, 1)
     for j in range(3):
         if goals[j] >= 0:
             counts[goals[j]] = 0
-    pool = np.full(max(G, 1), -1, np.int64)
+    pool, at = _part(work, at, max(G, 1), -1)
     left = _pool(counts, key, R_GOALS, pool)
     used = 0
     for p in range(n):
@@ -208,50 +223,53 @@ def deal_row(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables):
     # the old-tribe and item-stack draws of the setup (used once the draft is over)
     for part in range(2):
         size = (sc[S_TRIBES] if part == 0 else sc[S_ITEMS]) - n
-        perm = np.full(max(size, 1), -1, np.int64)
-        _pool(np.ones(max(size, 0), np.int64), key, R_OLDT if part == 0 else R_OLDI, perm)
+        perm, at = _part(work, at, max(size, 1), -1)
+        ones, at = _part(work, at, max(size, 0), 1)
+        _pool(ones, key, R_OLDT if part == 0 else R_OLDI, perm)
         col = st.H_OLDT if part == 0 else st.H_OLDI
         for i in range(size):
             h[col + i] = perm[i]
-    _deal_unrevealed(g, key, sc)
-    _deal_face_down(g, key, sc, start_of_slot, tt)
+    at = _deal_unrevealed(g, key, sc, work, at)
+    _deal_face_down(g, key, sc, start_of_slot, tt, work, at)
     return bag_key
 
 
 @njit(cache=True)
-def _deal_unrevealed(g, key, sc):
+def _deal_unrevealed(g, key, sc, work, at):
     """Old tribes and item stacks of tracks not revealed (scrubbed to -1) once they are dealt:
-    from the tribes and items nobody owns and no face-up track shows."""
+    from the tribes and items nobody owns and no face-up track shows. ``work[at:]``: scratch;
+    returns the offset after the part used."""
     ph = g[st.G_PHASE]
     if ph == st.PH_SOLO or ph == st.PH_DRAFT or ph == st.PH_OLD:
-        return
+        return at
     n = sc[S_NP]
     for part in range(2):
         names = sc[S_TRIBES] if part == 0 else sc[S_ITEMS]
         width = 1 if part == 0 else sc[S_PER]
         col = st.G_OLD_TRIBE if part == 0 else st.G_OLD_ITEMS
         seat_col = st.P_TRIBE if part == 0 else st.P_ITEM
-        free = np.ones(names, np.int64)
+        free, at = _part(work, at, names, 1)
         for p in range(n):
             free[max(g[st.SEAT0 + p * st.SW + seat_col], 0)] = 0
         for j in range(3 * width):
             if g[col + j] >= 0:
                 free[g[col + j]] = 0
-        pool = np.full(max(names, 1), -1, np.int64)
+        pool, at = _part(work, at, max(names, 1), -1)
         left = _pool(free, key, R_TRIBES if part == 0 else R_ITEMS, pool)
         k = 0
         for j in range(3 * width):
             if g[st.G_REVEALED + j // width] == 0:
                 g[col + j] = pool[k] if k < left else -1
                 k += 1
+    return at
 
 
 @njit(cache=True)
-def _deal_face_down(g, key, sc, start_of_slot, tt):
+def _deal_face_down(g, key, sc, start_of_slot, tt, work, at):
     """Face-down area tiles (scrubbed to -1): the start tiles on their slots (RC-S15), the tiles
-    not face up shuffled over the other face-down slots, each unturned (rotation 0)."""
+    not face up shuffled over the other face-down slots, each unturned (rotation 0). ``work[at:]``: scratch."""
     S, tiles = sc[S_SLOTS], sc[S_TILES]
-    free = np.ones(tiles, np.int64)
+    free, at = _part(work, at, tiles, 1)
     free[:min(2, tiles)] = 0
     down = 0
     for k in range(S):
@@ -261,7 +279,7 @@ def _deal_face_down(g, key, sc, start_of_slot, tt):
             free[g[st.G_TILE + k]] = 0
     if down == 0:
         return
-    pool = np.full(max(tiles, 1), -1, np.int64)
+    pool, at = _part(work, at, max(tiles, 1), -1)
     left = _pool(free, key, R_TILES, pool)
     used = 0
     for k in range(S):

@@ -48,6 +48,8 @@ def value_tables(t) -> tuple:
     ints = (sc.track_points, sc.key_points, sc.key_colour, sc.monument_points,
             np.concatenate([[0], sc.points_under]), sc.path_base, sc.path_a, sc.path_b, 
             sc.crystal_value, card_path, bm_field, bm_track, inside, np.asarray(board.slot)[:nf])
+    if len(sc.monument_points) > 62:
+        raise ValueError(f"monument tiles: expected at most 62 (seat_total keeps them as bits), got {len(sc.monument_points)}")
     return (C,) + tuple(np.ascontiguousarray(a, dtype=np.int64) for a in ints)
 
 
@@ -119,21 +121,19 @@ def pig_points(g, p, C, fslot):
 
 @njit(cache=True)
 def seat_total(g, h, p, w, vt):
-    """Seat p's weighted components, summed in ``WEIGHTS`` order (value.components)."""
+    """Seat p's weighted components, summed in ``WEIGHTS`` order (value.components). Scalars and
+    tuples only, no array allocated: a lookahead values every trial with it."""
     C, track_points, key_points, key_colour, monument_points, under = vt[0], vt[1], vt[2], vt[3], vt[4], vt[5]
     path_base, path_a, path_b, crystal_value = vt[6], vt[7], vt[8], vt[9]
     card_path, bm_field, bm_track, inside, fslot = vt[10], vt[11], vt[12], vt[13], vt[14]
     base = st.SEAT0 + p * st.SW
     nf = C[V_NF]
-    tracks = np.zeros(3, np.int64)
-    tp = np.zeros(3, np.int64)
-    stones = np.zeros(3, np.int64)
+    t0, t1, t2 = g[base + st.P_TRK], g[base + st.P_TRK + 1], g[base + st.P_TRK + 2]
+    tp0, tp1, tp2 = track_points[t0], track_points[t1], track_points[t2]
+    s0, s1, s2 = g[base + st.P_STONES], g[base + st.P_STONES + 1], g[base + st.P_STONES + 2]
     crystals = 0
     equivalents = 0
     for i in range(3):
-        tracks[i] = g[base + st.P_TRK + i]
-        tp[i] = track_points[tracks[i]]
-        stones[i] = g[base + st.P_STONES + i]
         crystals += g[base + st.P_CR + i]
         equivalents += g[base + st.P_CR + i] * crystal_value[i]
     followers = 0
@@ -142,15 +142,20 @@ def seat_total(g, h, p, w, vt):
     equivalents += followers
     # key cards owned, slots included (RC-E16..E18)
     n_keys, keys_pts, coloured, grey = 0, 0, 0, 0
-    for k in range(len(key_points)):
+    K = len(key_points)
+    for k in range(K):
         c = g[base + st.P_AVAIL + k]
-        for j in range(6):
-            if g[base + st.P_SLOT + j] == k:
-                c += 1
         n_keys += c
         keys_pts += c * key_points[k]
         coloured += c * (key_colour[k] >= 1)
         grey += c * (key_colour[k] == 3)
+    for j in range(6):
+        k = g[base + st.P_SLOT + j]
+        if k >= 0 and k < K:
+            n_keys += 1
+            keys_pts += key_points[k]
+            coloured += key_colour[k] >= 1
+            grey += key_colour[k] == 3
     # artifacts (RC-E19..E21)
     cpts_sum, cpts_max, art_min, art_total = 0, 0, 1 << 40, 0
     for c in range(4):
@@ -160,39 +165,46 @@ def seat_total(g, h, p, w, vt):
         cpts_sum += cp
         cpts_max = max(cpts_max, cp)
         art_min = min(art_min, a)
-    # buildings (game._buildings)
+    # buildings (game._buildings); the monument tiles held as bits
     sanct = 0
     buildings = 0
-    board_mon = np.zeros(3, np.int64)
-    tiles = np.zeros(len(monument_points), np.int64)
+    tiles = 0
+    M = len(monument_points)
     for f in range(nf):
         bld = g[base + st.P_BLD + f]
         sanct += bld == C[V_SANCT]
         buildings += bld > 0
         if bld == C[V_MON]:
             k = g[st.F_MONTILE + f] - 1
-            if k >= 0 and k < len(tiles):
-                tiles[k] = 1
+            if k >= 0 and k < M:
+                tiles |= 1 << k
+    bm0, bm1, bm2 = 0, 0, 0
     for i in range(len(bm_field)):
-        board_mon[bm_track[i]] = g[base + st.P_BLD + bm_field[i]] == C[V_MON]
-    tile_pts, monuments, bm_pts = 0, 0, 0
-    for k in range(len(tiles)):
-        tile_pts += tiles[k] * monument_points[k]
-        monuments += tiles[k]
-    for i in range(3):
-        monuments += board_mon[i]
-        bm_pts += board_mon[i] * tp[i]
+        on = 1 if g[base + st.P_BLD + bm_field[i]] == C[V_MON] else 0
+        if bm_track[i] == 0:
+            bm0 = on
+        elif bm_track[i] == 1:
+            bm1 = on
+        else:
+            bm2 = on
+    tile_pts, monuments = 0, 0
+    for k in range(M):
+        if (tiles >> k) & 1:
+            tile_pts += monument_points[k]
+            monuments += 1
+    monuments += bm0 + bm1 + bm2
+    bm_pts = bm0 * tp0 + bm1 * tp1 + bm2 * tp2
     # path cards (RC-E4..E25)
-    lo, mid = min(tp[0], tp[1]), max(tp[0], tp[1])
-    second = mid if tp[2] >= mid else max(lo, tp[2])
-    sevenths = 0
-    for i in range(3):
-        sevenths += tracks[i] >= C[V_SEVENTH]
-    n_stones = stones[0] + stones[1] + stones[2]
-    bvals = np.array([tp[0] + tp[1] + tp[2], n_stones, sanct, keys_pts, cpts_sum, bm_pts + tile_pts], np.int64)
-    avals = np.array([second, n_stones, sanct, coloured, art_min, monuments], np.int64)
-    svals = np.array([sevenths, min(stones[0], min(stones[1], stones[2])), sanct // 2, grey, cpts_max, tile_pts],
-                     np.int64)
+    lo, mid = min(tp0, tp1), max(tp0, tp1)
+    second = mid if tp2 >= mid else max(lo, tp2)
+    sevenths = (t0 >= C[V_SEVENTH]) + (t1 >= C[V_SEVENTH]) + (t2 >= C[V_SEVENTH])
+    n_stones = s0 + s1 + s2
+    bvals = (np.int64(tp0 + tp1 + tp2), np.int64(n_stones), np.int64(sanct), np.int64(keys_pts),
+             np.int64(cpts_sum), np.int64(bm_pts + tile_pts))
+    avals = (np.int64(second), np.int64(n_stones), np.int64(sanct), np.int64(coloured), np.int64(art_min),
+             np.int64(monuments))
+    svals = (np.int64(sevenths), np.int64(min(s0, min(s1, s2))), np.int64(sanct // 2), np.int64(grey),
+             np.int64(cpts_max), np.int64(tile_pts))
     paths = 0
     for pos in range(6):
         card = card_path[g[st.G_PATH + pos]]
@@ -211,7 +223,7 @@ def seat_total(g, h, p, w, vt):
     total += w[1] * g[base + st.P_PURPLE]
     total += w[2] * crystals
     total += w[3] * n_keys
-    total += w[4] * (tracks[0] + tracks[1] + tracks[2])
+    total += w[4] * (t0 + t1 + t2)
     total += w[5] * followers
     total += w[6] * pending
     total += w[8] * n_stones
