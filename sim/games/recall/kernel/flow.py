@@ -658,33 +658,27 @@ def to_decision(g, h, lg, C, tab, atoms):
 
 
 @kernel
-def _play_uniform(g, h, lg, C, tab, atoms, keys, n_strategies, d):
-    """One game to its end (or an engine stop) with uniform random choices drawn as the runner's
-    loop with the ``random`` strategy draws them (``strategies.base.choose_uniform``: the legal
-    action of rank ``floor(u x count)``, ``u = uniform(keys[slot], 1024 x decisions)``; a seat of no
-    experiment slot takes action 0). ``d``: the game's decisions so far; returns it counted on."""
+def uniform_pick(g, lg, C, keys, n_strategies, d):
+    """The action the runner's loop with the ``random`` strategy draws (``strategies.base.choose_uniform``:
+    the legal action of rank ``floor(u x count)``, ``u = uniform(keys[slot], 1024 x decisions)``;
+    a seat of no experiment slot takes action 0); ``d``: the game's decisions so far."""
     n = C[C_NP]
-    while g[G_KIND] != K_DONE and g[G_KIND] != K_STOP:
-        me = g[G_DEC]
-        if me < 0:                                # as numpy's index -1 in game.slot_of's table
-            me += n
-        slot = (g[G_START_SLOT] + me) % n
-        a = 0
-        if slot < n_strategies:
-            count = 0
-            for x in range(lg.shape[0]):
-                count += lg[x]
-            rank = min(int(uniform(keys[slot], d * 1024) * count), max(count - 1, 0))
-            for x in range(lg.shape[0]):
-                if lg[x]:
-                    if rank == 0:
-                        a = x
-                        break
-                    rank -= 1
-        apply(g, h, C, tab, atoms, a)
-        advance(g, h, lg, C, tab, atoms)
-        d += 1
-    return d
+    me = g[G_DEC]
+    if me < 0:                                    # as numpy's index -1 in game.slot_of's table
+        me += n
+    slot = (g[G_START_SLOT] + me) % n
+    if slot >= n_strategies:
+        return 0
+    count = 0
+    for x in range(lg.shape[0]):
+        count += lg[x]
+    rank = min(int(uniform(keys[slot], d * 1024) * count), max(count - 1, 0))
+    for x in range(lg.shape[0]):
+        if lg[x]:
+            if rank == 0:
+                return x
+            rank -= 1
+    return 0
 
 
 @kernel
@@ -692,16 +686,26 @@ def step_batch(m, hidden, legal, C, tab, atoms, actions, decide_now, keys, n_str
     """Apply each game's action (if ``decide_now``; games over or stopped are skipped), then
     advance every game. The actions must be legal: ``engine.step`` checks them first.
     With ``keys`` (uint64[slots, B]; of length 0 otherwise) every game instead plays from its
-    decision to its end with uniform random choices, game by game (``game.play_uniform``), its
-    ``decisions[b]`` counted on. One entry point for both, so the engine is compiled once; a whole
-    game at a time keeps its row in the cache."""
+    decision to its end (or an engine stop) with uniform random choices (``uniform_pick``), game
+    by game (``game.play_uniform``), its ``decisions[b]`` counted on. One entry point for both and
+    one call of ``apply`` and ``advance`` in it, so the engine is compiled once (a separate
+    whole-game function would re-optimise the whole engine again: issue #11); a whole game at a
+    time keeps its row in the cache."""
+    play = keys.shape[0] > 0
     for b in range(m.shape[0]):
-        g = m[b]
-        if keys.shape[0] > 0:
-            decisions[b] = _play_uniform(g, hidden[b], legal[b], C, tab, atoms, keys[:, b], n_strategies, decisions[b])
-            continue
-        if decide_now:
-            if g[G_KIND] == K_DONE or g[G_KIND] == K_STOP:
-                continue
-            apply(g, hidden[b], C, tab, atoms, actions[b])
-        advance(g, hidden[b], legal[b], C, tab, atoms)
+        g, h, lg = m[b], hidden[b], legal[b]
+        act = decide_now or play
+        d = decisions[b] if play else 0
+        while True:
+            if act:
+                if g[G_KIND] == K_DONE or g[G_KIND] == K_STOP:
+                    break
+                a = uniform_pick(g, lg, C, keys[:, b], n_strategies, d) if play else actions[b]
+                apply(g, h, C, tab, atoms, a)
+            advance(g, h, lg, C, tab, atoms)
+            if not play:
+                break
+            d += 1
+            act = True
+        if play:
+            decisions[b] = d
