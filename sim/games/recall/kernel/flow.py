@@ -1,5 +1,6 @@
 """The flow: ``apply`` an action, ``decide`` at a decision, ``advance`` each game to its next
-decision with >= 2 legal actions, and ``step_batch`` over the batch.
+decision with >= 2 legal actions (``to_decision`` builds each decision's legal mask, ``advance``
+applies a decision's only legal action), and ``step_batch`` over the batch.
 """
 from __future__ import annotations
 
