@@ -6,6 +6,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim.core import kernel_cache
+from sim.core.kernel_typing import njit_once_per_type
 from sim.games.recall import state as st
 from sim.games.recall.state import (
     G_DEV_RET, G_EVENT_USED, G_HERE, G_PHASE, G_RECHARGED, G_ROUND, G_STOP, G_UPG_BITS, G_UPG_SEAT,
@@ -14,7 +15,7 @@ from sim.games.recall.state import (
 
 kernel_cache.watch(__file__, st)
 
-kernel = njit(cache=True, _nrt=False)
+kernel = njit_once_per_type(njit(cache=True, _nrt=False))     # one compiled copy per type, not per constant
 
 # scalar constants and offsets ``C`` (engine.build_tables)
 (C_NP, C_K, C_NF, C_U, C_NCH, C_TRIBES, C_ITEMS, C_DRAFT, C_RINGS, C_NOORD, C_PER_STACK, C_START1,

@@ -1,5 +1,6 @@
 """The flow: ``apply`` an action, ``decide`` at a decision, ``advance`` each game to its next
-decision with >= 2 legal actions, and ``step_batch`` over the batch.
+decision with >= 2 legal actions (``to_decision`` builds each decision's legal mask, ``advance``
+applies a decision's only legal action), and ``step_batch`` over the batch.
 """
 from __future__ import annotations
 
@@ -324,15 +325,13 @@ def apply(g, h, C, tab, atoms, a):
 
 
 @kernel
-def decide(g, h, lg, C, tab, atoms, kind, p):
-    """Stop at the decision if it has >= 2 legal actions (True); apply a single one at once.
+def decide(g, lg, C, kind, p):
+    """Stop at the decision if it has >= 2 legal actions or exactly one (True: ``advance``
+    applies a single one at once); none: on with the flow (False).
     In a turn, the asked decision after ``max_decisions_per_turn`` ends the turn (RC-A68)."""
     count = 0
-    one = -1
     for a in range(lg.shape[0]):
-        if lg[a]:
-            count += 1
-            one = a
+        count += lg[a]
     g[G_KIND] = kind
     g[G_DEC] = p
     if count >= 2:
@@ -351,14 +350,39 @@ def decide(g, h, lg, C, tab, atoms, kind, p):
                 return False
             g[G_TURN_DEC] += 1
         return True
-    if count == 1:
-        lg[one] = False
-        apply(g, h, C, tab, atoms, one)
-    return False
+    return count == 1
+
+
+@kernel
+def single_legal(lg):
+    """The legal action when ``lg`` has exactly one, else -1."""
+    one = -1
+    for a in range(lg.shape[0]):
+        if lg[a]:
+            if one >= 0:
+                return -1
+            one = a
+    return one
 
 
 @kernel
 def advance(g, h, lg, C, tab, atoms):
+    """Each game on to its next decision with >= 2 legal actions (or its end): a decision with
+    one legal action is applied here, not in ``decide``, so ``apply`` has few call sites and
+    is compiled as a function of its own, not inlined into ``decide`` (compile time, issue #11)."""
+    while True:
+        to_decision(g, h, lg, C, tab, atoms)
+        one = single_legal(lg)
+        if one < 0:
+            return
+        lg[one] = False
+        apply(g, h, C, tab, atoms, one)
+
+
+@kernel
+def to_decision(g, h, lg, C, tab, atoms):
+    """The automatic flow up to the next decision: there with its legal mask in ``lg`` (True
+    from ``decide``: >= 2 legal actions, or one for ``advance`` to apply), or at the end."""
     lg[:] = False
     while True:
         ph = g[G_PHASE]
@@ -371,7 +395,7 @@ def advance(g, h, lg, C, tab, atoms):
             if g[G_NP] == 1:                      # RC-V11: start field 1 or 2
                 lg[C[C_O_OPT]] = True
                 lg[C[C_O_OPT] + 1] = True
-                if decide(g, h, lg, C, tab, atoms, K_START_FIELD, 0):
+                if decide(g, lg, C, K_START_FIELD, 0):
                     return
             else:
                 place_start_followers(g, C)
@@ -381,7 +405,7 @@ def advance(g, h, lg, C, tab, atoms):
                 g[G_PHASE] = PH_OLD
             else:
                 draft_mask(g, lg, C)
-                if decide(g, h, lg, C, tab, atoms, K_DRAFT, draft_seat(g)):
+                if decide(g, lg, C, K_DRAFT, draft_seat(g)):
                     return
         elif ph == PH_OLD:
             deal_old_tribes(g, h, C, tab)
@@ -403,23 +427,23 @@ def advance(g, h, lg, C, tab, atoms):
                 g[G_PHASE] = PH_MAIN
         elif ph == PH_MAIN:
             main_mask(g, lg, C, tab, atoms, p)
-            if decide(g, h, lg, C, tab, atoms, K_MAIN, p):
+            if decide(g, lg, C, K_MAIN, p):
                 return
         elif ph >= PH_W_FROM and ph <= PH_W_END:
             kind = water_node(g, lg, C, tab, p)
-            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
+            if kind >= 0 and decide(g, lg, C, kind, p):
                 return
         elif ph == PH_UPGRADE:
             kind = upgrade_node(g, lg, C)
-            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, g[G_UPG_SEAT]):
+            if kind >= 0 and decide(g, lg, C, kind, g[G_UPG_SEAT]):
                 return
         elif ph >= PH_EXPLORE and ph <= PH_EXPLORE_NEXT:
             kind = explore_node(g, lg, C, tab, atoms, p)
-            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
+            if kind >= 0 and decide(g, lg, C, kind, p):
                 return
         elif ph >= PH_DEV and ph <= PH_DEV_NEXT:
             kind = dev_node(g, lg, C, tab, atoms, p)
-            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
+            if kind >= 0 and decide(g, lg, C, kind, p):
                 return
         elif event_of(ph) > 0:
             ev = event_of(ph)
@@ -431,7 +455,7 @@ def advance(g, h, lg, C, tab, atoms):
                         use_event_ability(g, a, C, tab, atoms)
                         break
             elif n > 0:
-                if decide(g, h, lg, C, tab, atoms, K_EVENT, p):
+                if decide(g, lg, C, K_EVENT, p):
                     return
             else:
                 lg[:] = False
@@ -444,7 +468,7 @@ def advance(g, h, lg, C, tab, atoms):
                     lg[C[C_O_PICK] + i] = True
                 lg[A_END] = True
                 free_actions(g, lg, C, tab, p, True)
-                if decide(g, h, lg, C, tab, atoms, K_EFFECT, p):
+                if decide(g, lg, C, K_EFFECT, p):
                     return
         elif ph == PH_PRODUCE:                    # RC-R38, RC-R41
             if g[G_PROD_LEFT] > 0:
@@ -452,25 +476,25 @@ def advance(g, h, lg, C, tab, atoms):
                     lg[C[C_O_OPT] + i] = production_visible(g, p, i, C, tab) and (g[G_PROD_USED] >> i) & 1 == 0
                 lg[A_END] = True
                 free_actions(g, lg, C, tab, p, True)
-                if decide(g, h, lg, C, tab, atoms, K_PRODUCE, p):
+                if decide(g, lg, C, K_PRODUCE, p):
                     return
             else:
                 g[G_PHASE] = PH_RECHARGE
         elif ph == PH_RECHARGE:                   # RC-R44, RC-A70
             lg[A_END] = True
             free_actions(g, lg, C, tab, p, True)
-            if decide(g, h, lg, C, tab, atoms, K_RECHARGE, p):
+            if decide(g, lg, C, K_RECHARGE, p):
                 return
         elif ph == PH_TURN_END:                   # RC-R9: free actions before the turn ends
             lg[A_END] = True
             free_actions(g, lg, C, tab, p, g[G_RECHARGED] == 0)
-            if decide(g, h, lg, C, tab, atoms, K_TURN_END, p):
+            if decide(g, lg, C, K_TURN_END, p):
                 return
         elif ph == PH_PATH:
             lg[C[C_O_OPT]] = True
             lg[C[C_O_OPT] + 1] = True
             free_actions(g, lg, C, tab, p, True)
-            if decide(g, h, lg, C, tab, atoms, K_PATH, p):
+            if decide(g, lg, C, K_PATH, p):
                 return
         elif ph == PH_GOAL:
             if g[G_NP] == 1 and C[C_KEEP3]:
@@ -479,35 +503,35 @@ def advance(g, h, lg, C, tab, atoms):
                 for i in range(3):
                     lg[C[C_O_OPT] + i] = h[H_GOALS + 3 * p + i] >= 0
                 free_actions(g, lg, C, tab, p, True)
-                if decide(g, h, lg, C, tab, atoms, K_GOAL, p):
+                if decide(g, lg, C, K_GOAL, p):
                     return
         elif ph == PH_EXEC:
             next_step(g, h, C, tab, atoms)
         elif ph == PH_ABILITY_FIELD:
             kind = ability_field_mask(g, lg, C, tab, p)
-            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
+            if kind >= 0 and decide(g, lg, C, kind, p):
                 return
         elif ph == PH_ABILITY_3:
             kind = ability_3_mask(g, lg, C, tab, p)
-            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
+            if kind >= 0 and decide(g, lg, C, kind, p):
                 return
         elif ph == PH_ORDER or ph == PH_CHOOSE:    # RC-A64, RC-R202
             kind = order_mask(g, lg, C, tab, atoms) if ph == PH_ORDER else choose_mask(g, lg, C, atoms)
-            if decide(g, h, lg, C, tab, atoms, kind, p):
+            if decide(g, lg, C, kind, p):
                 return
         elif ph == PH_KEY or ph == PH_KEYUP or ph == PH_SLOT or ph == PH_FREE or ph == PH_DISPLAY:
             kind = gain_mask(g, lg, C, tab, ph, p)
-            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
+            if kind >= 0 and decide(g, lg, C, kind, p):
                 return
         elif ph == PH_PLACE:                      # RC-R76: own followers or buildings, the own start field
             b = seat(p)
             for f in range(g[G_NF]):
                 lg[C[C_O_FIELD] + f] = g[b + P_FOL + f] > 0 or g[b + P_BLD + f] > 0 or g[F_START + f] == g[b + P_START]
-            if decide(g, h, lg, C, tab, atoms, K_PLACE, p):
+            if decide(g, lg, C, K_PLACE, p):
                 return
         elif ph == PH_PORTAAL:
             portaal_mask(g, lg, C, p)
-            if decide(g, h, lg, C, tab, atoms, K_PLACE, p):
+            if decide(g, lg, C, K_PLACE, p):
                 return
         elif ph == PH_CRYSTAL:
             if g[G_LEFT] <= 0:
@@ -517,7 +541,7 @@ def advance(g, h, lg, C, tab, atoms):
                 lg[A_END] = True
                 lg[C[C_O_OPT]] = g[b + P_CR] > 0
                 lg[C[C_O_OPT] + 1] = g[b + P_CR + 1] > 0
-                if decide(g, h, lg, C, tab, atoms, K_CRYSTAL, p):
+                if decide(g, lg, C, K_CRYSTAL, p):
                     return
         elif ph == PH_BUY:
             lg[A_END] = True
@@ -525,19 +549,19 @@ def advance(g, h, lg, C, tab, atoms):
             for i in range(atoms[r, A_ARG]):
                 x = C[C_T_OPTS] + 4 * (atoms[r, A_OPTION] + i)
                 lg[C[C_O_OPT] + i] = payable(g, p, C, tab[x], tab[x + 1], tab[x + 2])
-            if decide(g, h, lg, C, tab, atoms, K_BUY, p):
+            if decide(g, lg, C, K_BUY, p):
                 return
         elif ph == PH_SELL:
             b = seat(p)
             lg[A_END] = True
             for f in range(g[G_NF]):
                 lg[C[C_O_FIELD] + f] = g[b + P_FOL + f] > 0
-            if decide(g, h, lg, C, tab, atoms, K_SELL, p):
+            if decide(g, lg, C, K_SELL, p):
                 return
         elif ph == PH_SELL_COUNT:
             for c in range(min(g[seat(p) + P_FOL + g[G_SELLF]], 23)):
                 lg[C[C_O_COUNT] + c] = True
-            if decide(g, h, lg, C, tab, atoms, K_SELL_COUNT, p):
+            if decide(g, lg, C, K_SELL_COUNT, p):
                 return
         elif ph == PH_COPY:                       # the letters RC-A40 allows; none (a card taken back): nothing
             b = seat(p)
@@ -547,7 +571,7 @@ def advance(g, h, lg, C, tab, atoms):
                 n += lg[C[C_O_OPT] + x]
             if n == 0:
                 g[G_PHASE] = PH_EXEC
-            elif decide(g, h, lg, C, tab, atoms, K_COPY, p):
+            elif decide(g, lg, C, K_COPY, p):
                 return
         elif ph == PH_UNITS:
             r = g[G_LEFT]
@@ -555,7 +579,7 @@ def advance(g, h, lg, C, tab, atoms):
             n = atoms[r, A_N]
             for m in range(n + 1):
                 lg[C[C_O_OPT] + m] = (m == 0 or bits & 1) and (m == n or bits & 2)
-            if decide(g, h, lg, C, tab, atoms, K_UNITS, p):
+            if decide(g, lg, C, K_UNITS, p):
                 return
         elif ph == PH_KTRACK:                     # K:any: one track for all steps
             b = seat(p)
@@ -564,7 +588,7 @@ def advance(g, h, lg, C, tab, atoms):
             if not lg[C[C_O_OPT]:C[C_O_OPT] + 3].any():
                 g[b + P_STEPS_LOST] += g[G_KLEFT]
                 g[G_PHASE] = PH_EXEC
-            elif decide(g, h, lg, C, tab, atoms, K_TRACK, p):
+            elif decide(g, lg, C, K_TRACK, p):
                 return
         elif ph == PH_KSTEP:
             knowledge_step(g, C, tab, atoms)
@@ -572,12 +596,12 @@ def advance(g, h, lg, C, tab, atoms):
             t = g[G_KTRACK]
             for i in range(items_left(g, t, C)):
                 lg[C[C_O_OPT] + i] = True
-            if decide(g, h, lg, C, tab, atoms, K_ITEM, p):
+            if decide(g, lg, C, K_ITEM, p):
                 return
         elif ph == PH_PAYMENT:
             lg[C[C_O_USE] + C[C_EXO]] = True
             lg[A_END] = g[G_MCOUNT] >= artifact_cost(g, p, g[G_MTO], C, tab)
-            if decide(g, h, lg, C, tab, atoms, K_PAYMENT, p):
+            if decide(g, lg, C, K_PAYMENT, p):
                 return
         elif ph == PH_PAY_MOVE:                   # the options whose crystal is payable (- always)
             r = g[G_LEFT]
@@ -585,7 +609,7 @@ def advance(g, h, lg, C, tab, atoms):
                 x = C[C_T_OPTS] + 4 * (atoms[r, A_OPTION] + i)
                 c = tab[x]
                 lg[C[C_O_OPT] + i] = c < 0 or payable(g, p, C, 1 if c == 0 else 0, 1 if c == 1 else 0, 1 if c == 2 else 0)
-            if decide(g, h, lg, C, tab, atoms, K_PAY_MOVE, p):
+            if decide(g, lg, C, K_PAY_MOVE, p):
                 return
         elif ph == PH_MOVE_FROM:
             if g[G_MOVES] <= 0:
@@ -595,28 +619,28 @@ def advance(g, h, lg, C, tab, atoms):
                 lg[A_END] = True
                 for f in range(g[G_NF]):
                     lg[C[C_O_FIELD] + f] = g[b + P_FOL + f] > 0 and move_targets(g, lg[:0], p, f, C, tab) > 0
-                if decide(g, h, lg, C, tab, atoms, K_MOVE_FROM, p):
+                if decide(g, lg, C, K_MOVE_FROM, p):
                     return
         elif ph == PH_MOVE_TO:
             move_targets(g, lg, p, g[G_MFROM], C, tab)
-            if decide(g, h, lg, C, tab, atoms, K_MOVE_TO, p):
+            if decide(g, lg, C, K_MOVE_TO, p):
                 return
         elif ph == PH_MOVE_COUNT:                 # RC-R84, RC-R87: pigs along pay too (RC-A18)
             need = need_at(g, p, g[G_MTO], C, tab)
             for c in range(max(1, need - pigs_along(g, p, g[G_MFROM], C)), min(g[seat(p) + P_FOL + g[G_MFROM]], 23) + 1):
                 lg[C[C_O_COUNT] + c - 1] = True
-            if decide(g, h, lg, C, tab, atoms, K_MOVE_COUNT, p):
+            if decide(g, lg, C, K_MOVE_COUNT, p):
                 return
         elif ph == PH_MOVE_PIGS:                  # RC-R212: enough pigs for the artifact's cost
             pigs_mask(g, lg, C, need_at(g, p, g[G_MTO], C, tab) - g[G_MCOUNT], pigs_along(g, p, g[G_MFROM], C))
-            if decide(g, h, lg, C, tab, atoms, K_MOVE_PIGS, p):
+            if decide(g, lg, C, K_MOVE_PIGS, p):
                 return
         elif ph == PH_DORIAN:
             kind = dorian_mask(g, lg, C, tab, p)
-            if kind >= 0 and decide(g, h, lg, C, tab, atoms, kind, p):
+            if kind >= 0 and decide(g, lg, C, kind, p):
                 return
         elif ph == PH_RING:
-            if ring_mask(g, lg, C, p) >= 0 and decide(g, h, lg, C, tab, atoms, K_ABILITY_FIELD, p):
+            if ring_mask(g, lg, C, p) >= 0 and decide(g, lg, C, K_ABILITY_FIELD, p):
                 return
         elif ph == PH_NEXT:                       # RC-R3, RC-R5, RC-R7
             g[G_ACTIVE] += 1
@@ -635,33 +659,27 @@ def advance(g, h, lg, C, tab, atoms):
 
 
 @kernel
-def _play_uniform(g, h, lg, C, tab, atoms, keys, n_strategies, d):
-    """One game to its end (or an engine stop) with uniform random choices drawn as the runner's
-    loop with the ``random`` strategy draws them (``strategies.base.choose_uniform``: the legal
-    action of rank ``floor(u x count)``, ``u = uniform(keys[slot], 1024 x decisions)``; a seat of no
-    experiment slot takes action 0). ``d``: the game's decisions so far; returns it counted on."""
+def uniform_pick(g, lg, C, keys, n_strategies, d):
+    """The action the runner's loop with the ``random`` strategy draws (``strategies.base.choose_uniform``:
+    the legal action of rank ``floor(u x count)``, ``u = uniform(keys[slot], 1024 x decisions)``;
+    a seat of no experiment slot takes action 0); ``d``: the game's decisions so far."""
     n = C[C_NP]
-    while g[G_KIND] != K_DONE and g[G_KIND] != K_STOP:
-        me = g[G_DEC]
-        if me < 0:                                # as numpy's index -1 in game.slot_of's table
-            me += n
-        slot = (g[G_START_SLOT] + me) % n
-        a = 0
-        if slot < n_strategies:
-            count = 0
-            for x in range(lg.shape[0]):
-                count += lg[x]
-            rank = min(int(uniform(keys[slot], d * 1024) * count), max(count - 1, 0))
-            for x in range(lg.shape[0]):
-                if lg[x]:
-                    if rank == 0:
-                        a = x
-                        break
-                    rank -= 1
-        apply(g, h, C, tab, atoms, a)
-        advance(g, h, lg, C, tab, atoms)
-        d += 1
-    return d
+    me = g[G_DEC]
+    if me < 0:                                    # as numpy's index -1 in game.slot_of's table
+        me += n
+    slot = (g[G_START_SLOT] + me) % n
+    if slot >= n_strategies:
+        return 0
+    count = 0
+    for x in range(lg.shape[0]):
+        count += lg[x]
+    rank = min(int(uniform(keys[slot], d * 1024) * count), max(count - 1, 0))
+    for x in range(lg.shape[0]):
+        if lg[x]:
+            if rank == 0:
+                return x
+            rank -= 1
+    return 0
 
 
 @kernel
@@ -669,16 +687,26 @@ def step_batch(m, hidden, legal, C, tab, atoms, actions, decide_now, keys, n_str
     """Apply each game's action (if ``decide_now``; games over or stopped are skipped), then
     advance every game. The actions must be legal: ``engine.step`` checks them first.
     With ``keys`` (uint64[slots, B]; of length 0 otherwise) every game instead plays from its
-    decision to its end with uniform random choices, game by game (``game.play_uniform``), its
-    ``decisions[b]`` counted on. One entry point for both, so the engine is compiled once; a whole
-    game at a time keeps its row in the cache."""
+    decision to its end (or an engine stop) with uniform random choices (``uniform_pick``), game
+    by game (``game.play_uniform``), its ``decisions[b]`` counted on. One entry point for both and
+    one call of ``apply`` and ``advance`` in it, so the engine is compiled once (a separate
+    whole-game function would re-optimise the whole engine again: issue #11); a whole game at a
+    time keeps its row in the cache."""
+    play = keys.shape[0] > 0
     for b in range(m.shape[0]):
-        g = m[b]
-        if keys.shape[0] > 0:
-            decisions[b] = _play_uniform(g, hidden[b], legal[b], C, tab, atoms, keys[:, b], n_strategies, decisions[b])
-            continue
-        if decide_now:
-            if g[G_KIND] == K_DONE or g[G_KIND] == K_STOP:
-                continue
-            apply(g, hidden[b], C, tab, atoms, actions[b])
-        advance(g, hidden[b], legal[b], C, tab, atoms)
+        g, h, lg = m[b], hidden[b], legal[b]
+        act = decide_now or play
+        d = decisions[b] if play else 0
+        while True:
+            if act:
+                if g[G_KIND] == K_DONE or g[G_KIND] == K_STOP:
+                    break
+                a = uniform_pick(g, lg, C, keys[:, b], n_strategies, d) if play else actions[b]
+                apply(g, h, C, tab, atoms, a)
+            advance(g, h, lg, C, tab, atoms)
+            if not play:
+                break
+            d += 1
+            act = True
+        if play:
+            decisions[b] = d
