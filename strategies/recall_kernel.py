@@ -65,7 +65,7 @@ def _uniform_choice(lg, u):
     return 0
 
 
-@njit(cache=True, inline="always")     # no module of its own re-optimising the engine again
+@njit(cache=True)
 def _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon, C, tab, atoms):
     """Rule 5 of strategies/recall_plans.py for one trial (``tg``, ``th``, ``tlg``, played on in place):
     up to ``horizon`` greedy steps of seat ``me`` while it decides its own turn and the kind is not a
@@ -167,7 +167,7 @@ def goal_progress_rows(m, hidden, players, gk, gn, gi):
     return out
 
 
-@njit(cache=True, inline="always")     # no module of its own re-optimising the engine again
+@njit(cache=True)
 def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, u0, w, vt, C, tab, atoms,
                  ints, pf, tribe_v, item_v, path_v, event_bound, fixed_cost, gk, gn, gi, out):
     """The plan's value of each legal action into ``out`` (-inf where illegal): ``og`` the observation's
