@@ -73,6 +73,29 @@ def play_uniform(s: State, keys, n_strategies: int) -> State:
     return run_to_end(s, kernel.play_uniform, lambda _: args)
 
 
+# The rules' compiled functions that the micro-op loop calls (``kernel.run_game``), in two halves
+# of about equal compile time, each with the argument types its call site gives (the batch arrays,
+# the program tables, the game index, and the micro-op for ``h_op`` and ``enter``). Half 1 is
+# the ops' handler ``h_op`` and the callees it has alone; half 0 the rest. Compiling one half in
+# each of two processes (``compile_half``) puts the engine into numba's on-disk cache in about
+# half the time; the callers then load both halves.
+_HALVES = ((("enter", "op"), ("automa_turn",), ("check_trigger",), ("e_player",), ("e_order_ask",),
+            ("e_order",), ("e_banish",), ("e_ceres",)),
+           (("opp_next",), ("trade_get",), ("opp_then",), ("h_op", "mop")))
+
+
+def compile_half(s: State, half: int) -> None:
+    """Compile half ``half`` (0 or 1, ``_HALVES``) of the rules' functions for the array types of
+    ``s`` (a batch of two games or more) without running anything: a head start for the warm-up
+    (``sim.core.runner.warm_up``; functions already in the cache are only loaded)."""
+    from numba import from_dtype, typeof, types
+
+    arrays, prog = kernel.pack(s)
+    scalar = {"op": types.int64, "mop": from_dtype(s.mop.dtype)}
+    for name, *extra in _HALVES[half]:
+        getattr(kernel, name).compile((typeof(arrays), typeof(prog), types.int64, *(scalar[e] for e in extra)))
+
+
 def _as_pair(s: State, fn, *args) -> State:
     """Run ``fn(pair, *args)`` on a two-game copy of a one-game state (the second game is over)
     and keep the first game. With one row every view of the state is contiguous, and numba would
