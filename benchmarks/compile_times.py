@@ -48,7 +48,7 @@ def main(argv=None) -> int:
     for name in args.games:
         exp = load_experiment(ROOT / "experiments" / EXPERIMENTS[name])
         wall, cpu = time.perf_counter(), time.process_time()
-        with event.install_recorder("numba:compile") as rec:
+        with event.install_recorder("numba:compile") as rec, event.install_recorder("numba:llvm_lock") as lock:
             warm_up(exp, make_seats, next(iter(exp.variants)), progress=False)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         kernels = _outermost(rec.buffer)

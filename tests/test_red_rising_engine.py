@@ -1496,6 +1496,6 @@ def test_compile_half_compiles_the_types_the_engine_then_calls():
     root = Path(__file__).resolve().parents[1]
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     counts = eval(out.stdout)
-    assert set(counts) == {"enter", "automa_turn", "check_trigger", "e_player", "e_order_ask", "e_order", "e_banish",
+    assert set(counts) == {"begin", "enter", "automa_turn", "check_trigger", "e_player", "e_order_ask", "e_order", "e_banish",
                            "e_ceres", "opp_next", "trade_get", "opp_then", "h_op"}
     assert counts == {name: 1 for name in counts}, counts

@@ -74,25 +74,36 @@ def play_uniform(s: State, keys, n_strategies: int) -> State:
 
 
 # The rules' compiled functions that the micro-op loop calls (``kernel.run_game``), in two halves
-# of about equal compile time, each with the argument types its call site gives (the batch arrays,
-# the program tables, the game index, and the micro-op for ``h_op`` and ``enter``). Half 1 is
-# the ops' handler ``h_op`` and the callees it has alone; half 0 the rest. Compiling one half in
-# each of two processes (``compile_half``) puts the engine into numba's on-disk cache in about
-# half the time; the callers then load both halves.
-_HALVES = ((("enter", "op"), ("automa_turn",), ("check_trigger",), ("e_player",), ("e_order_ask",),
-            ("e_order",), ("e_banish",), ("e_ceres",)),
-           (("opp_next",), ("trade_get",), ("opp_then",), ("h_op", "mop")))
+# of about equal compile time (``benchmarks.compile_times --own``), each with the argument types
+# its call sites give: the batch arrays, the program tables, the game index, and the names of
+# the other arguments' types (``compile_half``). Half 1 is the ops' handler ``h_op`` with the
+# opponent effects (``opp_next``); half 0 the rest, ``begin`` first: both halves call it, and
+# half 1 waits for it (``_SHARED``) instead of compiling it a second time.
+_HALVES = ((("begin", "depth", "op"), ("enter", "op"), ("automa_turn",), ("check_trigger",), ("e_player",),
+            ("e_order_ask",), ("e_order",), ("e_banish",), ("e_ceres",), ("trade_get",), ("opp_then",)),
+           (("opp_next",), ("h_op", "mop")))
+_SHARED = "begin"
+SHARED_WAIT = 120.0          # seconds half 1 waits at most for half 0's ``begin`` in the cache
 
 
 def compile_half(s: State, half: int) -> None:
     """Compile half ``half`` (0 or 1, ``_HALVES``) of the rules' functions for the array types of
-    ``s`` (a batch of two games or more) without running anything: a head start for the warm-up
-    (``sim.core.runner.warm_up``; functions already in the cache are only loaded)."""
+    ``s`` (a batch of two games or more) without running anything, into numba's on-disk cache
+    (functions already there are only loaded): the warm-up runs the two halves in two processes
+    at once (``sim.core.runner.warm_up``), so the engine compiles on both cores."""
+    import time
+
     from numba import from_dtype, typeof, types
 
+    from sim.core import kernel_cache
+
     arrays, prog = kernel.pack(s)
-    scalar = {"op": types.int64, "mop": from_dtype(s.mop.dtype)}
+    scalar = {"op": types.int64, "mop": from_dtype(s.mop.dtype), "depth": from_dtype(s.depth.dtype)}
     for name, *extra in _HALVES[half]:
+        if half == 1 and name == "h_op":            # it calls the shared function first
+            shared, waited = getattr(kernel, _SHARED), time.monotonic()
+            while not kernel_cache.cached(shared) and time.monotonic() - waited < SHARED_WAIT:
+                time.sleep(0.2)
         getattr(kernel, name).compile((typeof(arrays), typeof(prog), types.int64, *(scalar[e] for e in extra)))
 
 
