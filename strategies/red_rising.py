@@ -304,7 +304,7 @@ def _choose(kind, me, where, top, under, size, deployed, flipped, player, skip_g
     return out
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)   # compiled callers only
+@njit(cache=True)
 def _choose_game(g, k, p, mine, n_hidden, hidden_sum, where, top, under, size, deployed, flipped, ctx, helium, fleet,
                  cubes, sovereign, hand_n, legal, u_g, core, both_ways, has_ability, fleet_points, w_g, numbers, op,
                  prm, sel, fmatch, hand, bonus, gain_loc, top_keep, tops, uot):
@@ -480,7 +480,7 @@ def _unit_value(res, amt, gain, f, last, fleet_points, w_fleet, w_helium, helium
     return die_mean * amt
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)   # compiled callers only
+@njit(cache=True)
 def _yes_value(g, p, m, o, pc, this, self_card, pending, where, top, under, deployed, deck_n, hand, h, hand_n,
                fleet, op, prm, sel, fmatch, core, both_ways, fleet_points, bonus, w_cards, w_syn, w_fleet, w_helium,
                w_limit, helium_points, hand_limit, hand_penalty, cube_value, die_mean, deck_card, card_cost, deck_value,
