@@ -1549,3 +1549,32 @@ def test_kernel_cache_is_keyed_on_the_sources_it_compiles_in(tmp_path):
     stamp = kernel.run_batch._cache._impl.locator.get_source_stamp()
     watched = sorted(str(Path(m.__file__).resolve()) for m in (A, zones, program, state))
     assert stamp[1] == kernel_cache.sources_digest(watched)
+
+
+def test_compile_half_compiles_the_types_the_engine_then_calls():
+    """The warm-up's head start (``GAME.compile_half``, one half of the rules per process) must
+    compile each function for exactly the argument types ``run_batch`` and the strategies'
+    driver then call it with, else they compile it again: in a fresh process, both halves, a
+    game set up and run and a whole game played leave one signature per function."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import numpy as np\n"
+            "from sim.games.red_rising.config import Config\n"
+            "from sim.games.red_rising.content import load_content\n"
+            "from sim.games.red_rising.game import GAME\n"
+            "from sim.games.red_rising import engine, kernel\n"
+            "from sim.core import rng\n"
+            "config = Config(players=4); content = load_content(config)\n"
+            "GAME.compile_half(config, content, 0); GAME.compile_half(config, content, 1)\n"
+            "s = GAME.init(config, content, np.arange(3), 5)\n"
+            "engine.play_uniform(s, np.stack([rng.stream_keys(5, np.arange(3), 'x', k) for k in range(4)]), 4)\n"
+            "assert s.done.all()\n"
+            "print({n: len(getattr(kernel, n).signatures) for h in engine._HALVES for n, *_ in h})\n")
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    counts = eval(out.stdout)
+    assert set(counts) == {"begin", "enter", "automa_turn", "check_trigger", "e_player", "e_order_ask", "e_order", "e_banish",
+                           "e_ceres", "opp_next", "trade_get", "opp_then", "h_op"}
+    assert counts == {name: 1 for name in counts}, counts

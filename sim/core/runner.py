@@ -527,7 +527,10 @@ def _driver_compiled_aside(exp: Experiment, make_strategies, variant: str, game,
     run (``game.setup``), so the two compile on two cores instead of one after the other. Only
     for games with ``setup``, on a first run (``game.engine_cached()`` false: once the engine is
     cached, a helper would mostly cost its start); the block waits for the helper at its end. A helper that fails is only a lost head start: this process then
-    compiles the driver itself and reports any error."""
+    compiles the driver itself and reports any error. A game with ``compile_half`` (optional
+    contract) first compiles its engine's rules, one half in each process, so that the engine
+    itself compiles on both cores; the two whole-game callers (the block's and the helper's)
+    then load them."""
     drivers = any(getattr(type(s), "play_to_end", None) for s in strategies)
     if not (COMPILE_ASIDE and drivers and hasattr(game, "setup") and not game.engine_cached()):
         yield
@@ -537,9 +540,18 @@ def _driver_compiled_aside(exp: Experiment, make_strategies, variant: str, game,
     from joblib.externals.loky import ProcessPoolExecutor     # loky, as the workers: no __main__ re-run
 
     with ProcessPoolExecutor(1) as pool:
+        if hasattr(game, "compile_half"):       # first the engine's rules, half here, half there
+            other = pool.submit(_compile_half, exp, variant, 1)
+            game.compile_half(exp.variants[variant], exp.content(variant), 0)
+            concurrent.futures.wait([other])
         helper = pool.submit(_compile_driver, exp, make_strategies, variant)
         yield
         concurrent.futures.wait([helper])
+
+
+def _compile_half(exp: Experiment, variant: str, half: int) -> None:
+    """In the helper process: one half of the engine's rules (``game.compile_half``)."""
+    exp.game_module().compile_half(exp.variants[variant], exp.content(variant), half)
 
 
 def _compile_driver(exp: Experiment, make_strategies, variant: str) -> None:

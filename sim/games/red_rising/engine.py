@@ -73,6 +73,40 @@ def play_uniform(s: State, keys, n_strategies: int) -> State:
     return run_to_end(s, kernel.play_uniform, lambda _: args)
 
 
+# The rules' compiled functions that the micro-op loop calls (``kernel.run_game``), in two halves
+# of about equal compile time (``benchmarks.compile_times --own``), each with the argument types
+# its call sites give: the batch arrays, the program tables, the game index, and the names of
+# the other arguments' types (``compile_half``). Half 1 is the ops' handler ``h_op`` with the
+# opponent effects (``opp_next``); half 0 the rest, ``begin`` first: both halves call it, and
+# half 1 waits for it (``_SHARED``) instead of compiling it a second time.
+_HALVES = ((("begin", "depth", "op"), ("enter", "op"), ("automa_turn",), ("check_trigger",), ("e_player",),
+            ("e_order_ask",), ("e_order",), ("e_banish",), ("e_ceres",), ("trade_get",), ("opp_then",)),
+           (("opp_next",), ("h_op", "mop")))
+_SHARED = "begin"
+SHARED_WAIT = 120.0          # seconds half 1 waits at most for half 0's ``begin`` in the cache
+
+
+def compile_half(s: State, half: int) -> None:
+    """Compile half ``half`` (0 or 1, ``_HALVES``) of the rules' functions for the array types of
+    ``s`` (a batch of two games or more) without running anything, into numba's on-disk cache
+    (functions already there are only loaded): the warm-up runs the two halves in two processes
+    at once (``sim.core.runner.warm_up``), so the engine compiles on both cores."""
+    import time
+
+    from numba import from_dtype, typeof, types
+
+    from sim.core import kernel_cache
+
+    arrays, prog = kernel.pack(s)
+    scalar = {"op": types.int64, "mop": from_dtype(s.mop.dtype), "depth": from_dtype(s.depth.dtype)}
+    for name, *extra in _HALVES[half]:
+        if half == 1 and name == "h_op":            # it calls the shared function first
+            shared, waited = getattr(kernel, _SHARED), time.monotonic()
+            while not kernel_cache.cached(shared) and time.monotonic() - waited < SHARED_WAIT:
+                time.sleep(0.2)
+        getattr(kernel, name).compile((typeof(arrays), typeof(prog), types.int64, *(scalar[e] for e in extra)))
+
+
 def _as_pair(s: State, fn, *args) -> State:
     """Run ``fn(pair, *args)`` on a two-game copy of a one-game state (the second game is over)
     and keep the first game. With one row every view of the state is contiguous, and numba would

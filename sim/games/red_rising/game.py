@@ -69,6 +69,11 @@ class RedRising:
         process compiles the engine, ``sim.core.runner.warm_up``)."""
         return deal.setup(config, content, game_ids, seed)
 
+    def compile_half(self, config, content, half: int) -> None:
+        """Compile one half (0 or 1) of the engine's rules into numba's cache, each in its own
+        process (optional contract: the warm-up's head start, ``sim.core.runner.warm_up``)."""
+        engine.compile_half(deal.setup(config, content, np.arange(2), 0), half)
+
     def engine_cached(self) -> bool:
         """Whether the engine's kernel is in numba's on-disk cache (not a first run: the warm-up
         then starts no helper process, ``sim.core.runner.warm_up``)."""

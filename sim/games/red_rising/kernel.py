@@ -28,7 +28,11 @@ from sim.core import kernel_cache
 
 # No reference counting in the kernel (it allocates nothing: scratch buffers come with the arrays);
 # with it, every call between kernel functions would count references of every array it passes.
-jit = njit(cache=True, _nrt=False)
+# Only the entry points (called from Python) get numba's CPython and C wrappers: a wrapper unboxes
+# the named tuples of arrays (about 1,300 LLVM instructions each, more than most kernel functions),
+# and numba would lower, optimise and compile one per function for nothing.
+entry = njit(cache=True, _nrt=False)
+jit = njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 jit_inline = njit(cache=True, _nrt=False, inline="always")   # small helpers: inlined by numba
 
 from sim.games.red_rising import actions as A
@@ -678,7 +682,7 @@ def h_end(S, P, g):
 
 # ---- Au Toma ---------------------------------------------------------------------------------------
 
-@jit
+@entry
 def build_deck(S, g):
     n = S.auto_order.shape[1]
     draws = S.w_u
@@ -1871,7 +1875,7 @@ def run_game(S, P, g):
     raise RuntimeError("Red Rising engine: no decision reached after many micro-ops")
 
 
-@jit
+@entry
 def run_batch(S, P):
     """Run every game that is neither waiting nor done; returns a game that needs more frames, or -1."""
     for g in range(S.where.shape[0]):
@@ -1904,7 +1908,7 @@ def uniform_choice(S, g, u):
     return 0
 
 
-@jit
+@entry
 def play_uniform(S, P, slot, keys, counters, n_strategies, bad):
     """Play every game to its end, each decision a uniform random legal action (the ``random``
     strategy, strategies/generic.py) drawn exactly as the runner's loop would draw it.
@@ -1934,7 +1938,7 @@ def play_uniform(S, P, slot, keys, counters, n_strategies, bad):
     return -1
 
 
-@jit
+@entry
 def apply_batch(S, actions):
     """Store the answers of the waiting games (``engine.step`` has checked them, ``check_legal``)."""
     for g in range(S.where.shape[0]):
