@@ -35,7 +35,7 @@ from sim.games.recall import state as st
 from sim.games.recall.kernel import flow
 from sim.games.recall.kernel.common import C_NP
 from sim.games.recall.kernel.explore import uniform
-from sim.games.recall.kernel.flow import advance, apply
+from sim.games.recall.kernel.flow import advance, apply, uniform_choice
 from sim.games.recall.kernel.rows import copy_row
 from sim.games.recall.kernel.sample import deal_row, observe_row
 from sim.games.recall.kernel.value import seat_value
@@ -48,21 +48,6 @@ RANDOM, LOOKAHEAD, PLAN = 0, 1, 2
 # abilities' count, ``opt:0``, 1 when the tribes are drafted (RC-S33: rule 1 applies)
 (PI_HORIZON, PI_USE0, PI_NAB, PI_OPT0, PI_DRAFT, PI_N) = range(6)
 STOPPED = -1e9                           # kernel/value.py's value of a stopped state
-
-
-@njit(cache=True)
-def _uniform_choice(lg, u):
-    """``strategies.base.choose_uniform`` for one row."""
-    count = 0
-    for a in range(lg.shape[0]):
-        count += lg[a]
-    rank = min(int(u * count), max(count - 1, 0))
-    for a in range(lg.shape[0]):
-        if lg[a]:
-            if rank == 0:
-                return a
-            rank -= 1
-    return 0
 
 
 @njit(cache=True)
@@ -301,7 +286,7 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                 key = keys[slot, b]
                 base = d * 1024
                 if kinds[slot] == RANDOM:
-                    a = _uniform_choice(lg, uniform(key, base))
+                    a = uniform_choice(lg, uniform(key, base))
                 elif kinds[slot] == PLAN:
                     if g[st.G_KIND] == st.K_GOAL:
                         paused[b] = 1

@@ -670,10 +670,17 @@ def uniform_pick(g, lg, C, keys, n_strategies, d):
     slot = (g[G_START_SLOT] + me) % n
     if slot >= n_strategies:
         return 0
+    return uniform_choice(lg, uniform(keys[slot], d * 1024))
+
+
+@kernel
+def uniform_choice(lg, u):
+    """``strategies.base.choose_uniform`` for one row: the legal action of rank ``floor(u x count)``
+    (0 when none is legal)."""
     count = 0
     for x in range(lg.shape[0]):
         count += lg[x]
-    rank = min(int(uniform(keys[slot], d * 1024) * count), max(count - 1, 0))
+    rank = min(int(u * count), max(count - 1, 0))
     for x in range(lg.shape[0]):
         if lg[x]:
             if rank == 0:
