@@ -105,47 +105,52 @@ def profile_batch(m, hidden, legal, C, tab, atoms, keys, weights, vt, stab, n_sl
     return sink
 
 
-def main(games: int = 128, repeat: int = 2) -> None:
-    from pathlib import Path
-
+def baseline(games: int):
+    """(game, config, content, seed, strategies, keys) of rc_greedy games 0..games-1 (experiments/recall_tribes.toml)."""
     from benchmarks.recall import BASELINE
     from sim.core import rng
     from sim.core.experiment import load_experiment
     from sim.play import make_strategies
-    from strategies.recall import _kernel_tables, _seat_kinds
-    from sim.core.runner import strategy_groups
 
-    exp = load_experiment(str(Path(BASELINE)))
+    exp = load_experiment(str(BASELINE))
     game, config, content = exp.game_module(), exp.variants["base"], exp.content("base")
     strategies = make_strategies(exp, "base", game, content)
     ids = np.arange(games)
     keys = np.ascontiguousarray(np.stack([rng.stream_keys(exp.seed, ids, "strategy", k)
                                           for k in range(len(strategies))]), dtype=np.uint64)
+    return game, config, content, exp.seed, strategies, keys
 
-    def run(part, rep):
-        s = game.init(config, content, ids, exp.seed)
-        t = s.t
-        weights = _seat_kinds(strategy_groups(strategies), len(strategies), t)[1]
-        vt, stab = _kernel_tables(t)
-        stats = np.zeros(4, np.int64)
-        started = time.perf_counter()
-        profile_batch(s.m, s.hidden, s.legal, t.C, t.tab, t.atoms, keys, weights, vt, stab,
-                      len(t.content.map.slots), part, rep, stats)
-        return time.perf_counter() - started, stats
 
-    run(NONE, 0)                                    # compile / warm up
-    base, stats = run(NONE, 0)
+def profiled(setup, part: int, repeat: int):
+    """(seconds, stats, end state) of ``profile_batch`` on ``baseline``'s games from their start."""
+    from sim.core.runner import strategy_groups
+    from strategies.recall import _kernel_tables, _seat_kinds
+
+    game, config, content, seed, strategies, keys = setup
+    s = game.init(config, content, np.arange(keys.shape[1]), seed)
+    t = s.t
+    weights = _seat_kinds(strategy_groups(strategies), len(strategies), t)[1]
+    vt, stab = _kernel_tables(t)
+    stats = np.zeros(4, np.int64)
+    started = time.perf_counter()
+    profile_batch(s.m, s.hidden, s.legal, t.C, t.tab, t.atoms, keys, weights, vt, stab,
+                  len(t.content.map.slots), part, repeat, stats)
+    return time.perf_counter() - started, stats, s
+
+
+def main(games: int = 128, repeat: int = 2) -> None:
+    setup = baseline(games)
+    profiled(setup, NONE, 0)                        # compile / warm up
+    base, stats, _ = profiled(setup, NONE, 0)
     dec, trials = stats[0], stats[1]
     print(f"{games} games, {dec} decisions ({dec / games:.0f} per game), {base:.3f} s: "
           f"{1e6 * base / dec:.2f} us per decision")
     print(f"legal actions per decision: mean {trials / dec:.2f}; one legal: {stats[2] / dec:.1%}; "
           f"none: {stats[3] / dec:.1%}")
     for part, label in PARTS.items():
-        seconds, _ = run(part, repeat)
-        extra = (seconds - base) / repeat
+        extra = (profiled(setup, part, repeat)[0] - base) / repeat
         if part == APPLY_ADVANCE:                   # the repeats copied too
-            copies, _ = run(COPIES, repeat)
-            extra -= (copies - base) / repeat
+            extra -= (profiled(setup, COPIES, repeat)[0] - base) / repeat
         print(f"{label}: {1e6 * extra / dec:.2f} us per decision ({extra / base:.0%})")
 
 
