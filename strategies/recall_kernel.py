@@ -33,7 +33,7 @@ from numba import njit
 from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.kernel import flow
-from sim.games.recall.kernel.common import C_NP
+from sim.games.recall.kernel.common import C_FIFTH, C_NP
 from sim.games.recall.kernel.explore import uniform
 from sim.games.recall.kernel.flow import advance, apply, uniform_choice
 from sim.games.recall.kernel.rows import copy_row
@@ -178,30 +178,39 @@ def _element_bonus(og, opt0, tribe_v, item_v, bonus):
 
 
 @njit(cache=True)
-def _unlock_value(og, sg, tg, own, tribe_v):
-    """Rule 6 (RC-S36, RC-R169, RC-V6/V7): an old tribe the trial unlocks is worth its draft value
-    ``tribe_v`` when the viewer sees it (``og``: revealed, or ``known_old_tribes``), else the mean
-    over the tribes it may be (no seat's tribe, no visible old tribe): only what the player knows
-    (RC-A68), never the sampled state's draw."""
+def _old_tribe_value(og, t, tribe_v):
+    """The plan's draft value of track t's old tribe as the viewer knows it (RC-A68): ``tribe_v`` of
+    it when visible (revealed, or ``known_old_tribes`` RC-V6), else the mean over the tribes it may
+    be (no seat's tribe, no visible old tribe)."""
+    x = og[st.G_OLD_TRIBE + t]
+    if x >= 0:
+        return tribe_v[x]
+    s, c = 0.0, 0
+    for y in range(tribe_v.shape[0] - 1):
+        taken = False
+        for p in range(og[st.G_NP]):
+            taken = taken or og[st.SEAT0 + p * st.SW + st.P_TRIBE] == y
+        for k in range(3):
+            taken = taken or og[st.G_OLD_TRIBE + k] == y
+        if not taken:
+            s += tribe_v[y]
+            c += 1
+    return s / c if c else 0.0
+
+
+@njit(cache=True)
+def _unlock_value(og, sg, tg, own, tribe_v, fifth):
+    """Rule 6 (RC-S36, RC-R169, RC-V6/V7): the steps a trial makes towards a track's fifth space,
+    where its old tribe is unlocked, are worth that tribe's value (``_old_tribe_value``) x steps /
+    ``fifth``; so the track choice follows the old tribes the player knows."""
     total = 0.0
     for t in range(3):
-        if tg[own + st.P_UNLOCK + t] <= sg[own + st.P_UNLOCK + t]:
+        if sg[own + st.P_UNLOCK + t] != 0:
             continue
-        x = og[st.G_OLD_TRIBE + t]
-        if x >= 0:
-            total += tribe_v[x]
-            continue
-        s, c = 0.0, 0
-        for y in range(tribe_v.shape[0] - 1):
-            taken = False
-            for p in range(og[st.G_NP]):
-                taken = taken or og[st.SEAT0 + p * st.SW + st.P_TRIBE] == y
-            for k in range(3):
-                taken = taken or og[st.G_OLD_TRIBE + k] == y
-            if not taken:
-                s += tribe_v[y]
-                c += 1
-        total += s / c if c else 0.0
+        before = min(max(sg[own + st.P_TRK + t], 0), fifth)
+        after = min(max(tg[own + st.P_TRK + t], 0), fifth)
+        if after > before:
+            total += _old_tribe_value(og, t, tribe_v) * (after - before) / fifth
     return total
 
 
@@ -265,7 +274,7 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, 
         if horizon > 0 and (plan_kind or activation) and v > STOPPED:
             v = _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon, C, tab, atoms)
         if v > STOPPED:
-            v = v + _unlock_value(og, sg, tg, own, tribe_v)
+            v = v + _unlock_value(og, sg, tg, own, tribe_v, C[C_FIFTH])
         if goal != 0.0 and v > STOPPED:             # after the continuation, or of the one step
             v = v + goal * goal_progress(tg, th, me, gk, gn, gi)
         if activation and v > STOPPED:

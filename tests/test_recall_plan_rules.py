@@ -51,30 +51,35 @@ def test_custom_draft_takes_the_element_the_tables_value_most_RC_V2_RC_V4():
     assert (got == opt(9)).all(), got
 
 
-def test_an_unlocked_old_tribe_is_worth_its_table_value_or_the_mean_RC_S36_RC_A68():
-    """Rule 6 (``recall_kernel._unlock_value``): a trial that unlocks track 0's old tribe (RC-R169)
-    gains the plan's draft value of it when the viewer sees it (RC-V6), else the mean value of the
-    tribes it may be (no seat's tribe, no visible old tribe, RC-A68); no unlock, no value."""
+def test_steps_to_an_old_tribe_are_worth_its_table_value_or_the_mean_RC_S36_RC_A68():
+    """Rule 6 (``recall_kernel._unlock_value``): steps towards a track's fifth space (RC-R169: the
+    old tribe unlocked) are worth the plan's draft value of that tribe x steps / 5 when the viewer
+    sees it (RC-V6), else the mean value of the tribes it may be (no seat's tribe, no visible old
+    tribe, RC-A68); no step or a track already unlocked, no value."""
     config, content = _setup(2)
     s = GAME.init(config, content, np.arange(1), 5)
+    fifth = int(s.t.C[rk.C_FIFTH])
+    assert fifth == 5
     names = [t.id for t in content.tribes]
     tribe_v = np.array([{"Goliath": 3.0, "Lexander": 2.5, "Hayla": -1.0}.get(x, 0.0) for x in names] + [0.0])
     og = s.m[0].copy()
-    me = 0
-    own = st.SEAT0 + me * st.SW
+    own = st.SEAT0
     og[st.SEAT0 + st.P_TRIBE] = names.index("Hayla")
     og[st.SEAT0 + st.SW + st.P_TRIBE] = names.index("Ion")
     og[st.G_OLD_TRIBE:st.G_OLD_TRIBE + 3] = [names.index("Goliath"), -1, names.index("Lexander")]
     og[own + st.P_UNLOCK:own + st.P_UNLOCK + 3] = 0
+    og[own + st.P_TRK:own + st.P_TRK + 3] = [3, 0, 1]
     sg, tg = og.copy(), og.copy()
-    assert rk._unlock_value(og, sg, tg, own, tribe_v) == 0.0
-    tg[own + st.P_UNLOCK] = 1
-    assert rk._unlock_value(og, sg, tg, own, tribe_v) == 3.0
-    tg[own + st.P_UNLOCK] = 0
-    tg[own + st.P_UNLOCK + 1] = 1               # hidden: the 14 - 2 seats' - 2 visible = 10 tribes, all 0
-    assert rk._unlock_value(og, sg, tg, own, tribe_v) == 0.0
-    og[st.G_OLD_TRIBE + 2] = -1                 # Lexander not visible: (2.5 + 9 x 0) / 11
-    assert abs(rk._unlock_value(og, sg, tg, own, tribe_v) - 2.5 / 11) < 1e-12
+    assert rk._unlock_value(og, sg, tg, own, tribe_v, fifth) == 0.0
+    tg[own + st.P_TRK] = 5                       # two steps to Goliath: 3 x 2 / 5
+    assert abs(rk._unlock_value(og, sg, tg, own, tribe_v, fifth) - 1.2) < 1e-12
+    tg[own + st.P_TRK] = 3
+    tg[own + st.P_TRK + 1] = 1                   # hidden: 14 - 2 seats' - 2 visible = 10 tribes, all 0
+    assert rk._unlock_value(og, sg, tg, own, tribe_v, fifth) == 0.0
+    og[st.G_OLD_TRIBE + 2] = -1                  # Lexander not visible either: (2.5 + 10 x 0) / 11 / 5
+    assert abs(rk._unlock_value(og, sg, tg, own, tribe_v, fifth) - 2.5 / 11 / 5) < 1e-12
+    sg[own + st.P_UNLOCK + 1] = 1                # already unlocked: nothing
+    assert rk._unlock_value(og, sg, tg, own, tribe_v, fifth) == 0.0
 
 
 def test_known_old_tribes_change_rc_knowledge_s_games_RC_V6():
