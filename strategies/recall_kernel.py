@@ -33,7 +33,7 @@ from numba import njit
 from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.kernel import flow
-from sim.games.recall.kernel.common import C_NP
+from sim.games.recall.kernel.common import C_FIFTH, C_NP
 from sim.games.recall.kernel.explore import uniform
 from sim.games.recall.kernel.flow import advance, apply, uniform_choice
 from sim.games.recall.kernel.rows import copy_row
@@ -45,9 +45,12 @@ kernel_cache.watch(__file__, st, *sorted(Path(flow.__file__).parent.glob("*.py")
 
 RANDOM, LOOKAHEAD, PLAN = 0, 1, 2
 # ``plan_ints`` columns: the continuation's steps (rule 5), the first ``use:`` action, the
-# abilities' count, ``opt:0``, 1 when the tribes are drafted (RC-S33: rule 1 applies)
-(PI_HORIZON, PI_USE0, PI_NAB, PI_OPT0, PI_DRAFT, PI_N) = range(6)
+# abilities' count, ``opt:0``, how the tribes are drafted (rule 1: DRAFT_PAIRS RC-S33, DRAFT_ELEMENTS
+# the custom draft RC-V2..V5, 0 none), Dorian's ability index (-1 none)
+(PI_HORIZON, PI_USE0, PI_NAB, PI_OPT0, PI_DRAFT, PI_DORIAN, PI_N) = range(7)
+DRAFT_PAIRS, DRAFT_ELEMENTS = 1, 2
 STOPPED = -1e9                           # kernel/value.py's value of a stopped state
+WASTED = STOPPED / 2                     # an activation that does nothing: below every real option
 
 
 @njit(cache=True)
@@ -153,13 +156,75 @@ def goal_progress_rows(m, hidden, players, gk, gn, gi):
 
 
 @njit(cache=True)
+def _element_bonus(og, opt0, tribe_v, item_v, bonus):
+    """Rule 1 for the custom draft (RC-V2..V5: ``opt:i`` tribe i, ``opt:5+i`` item i, one element a
+    pick): an element is worth its table value plus what taking it now saves, its lead over the
+    best other element of its kind left (the one it would be replaced by if a later seat took it),
+    so the first pass takes the kind whose best is scarcest."""
+    for kind in range(2):
+        col = st.G_TRIBE_DISP if kind == 0 else st.G_ITEM_DISP
+        table = tribe_v if kind == 0 else item_v
+        for i in range(5):
+            x = og[col + i]
+            if x < 0:
+                continue
+            rest = -np.inf
+            for j in range(5):
+                y = og[col + j]
+                if j != i and y >= 0:
+                    rest = max(rest, table[y])
+            lead = table[x] - rest if rest > -np.inf else 0.0
+            bonus[opt0 + 5 * kind + i] = table[x] + max(lead, 0.0)
+
+
+@njit(cache=True)
+def _old_tribe_value(og, t, tribe_v):
+    """The plan's draft value of track t's old tribe as the viewer knows it (RC-A68): ``tribe_v`` of
+    it when visible (revealed, or ``known_old_tribes`` RC-V6), else the mean over the tribes it may
+    be (no seat's tribe, no visible old tribe)."""
+    x = og[st.G_OLD_TRIBE + t]
+    if x >= 0:
+        return tribe_v[x]
+    s, c = 0.0, 0
+    for y in range(tribe_v.shape[0] - 1):
+        taken = False
+        for p in range(og[st.G_NP]):
+            taken = taken or og[st.SEAT0 + p * st.SW + st.P_TRIBE] == y
+        for k in range(3):
+            taken = taken or og[st.G_OLD_TRIBE + k] == y
+        if not taken:
+            s += tribe_v[y]
+            c += 1
+    return s / c if c else 0.0
+
+
+@njit(cache=True)
+def _unlock_value(og, sg, tg, own, tribe_v, fifth):
+    """Rule 6 (RC-S36, RC-R169, RC-V6/V7): the steps a trial makes towards a track's fifth space,
+    where its old tribe is unlocked, are worth that tribe's value (``_old_tribe_value``) x steps /
+    ``fifth``; so the track choice follows the old tribes the player knows."""
+    total = 0.0
+    for t in range(3):
+        if sg[own + st.P_UNLOCK + t] != 0:
+            continue
+        before = min(max(sg[own + st.P_TRK + t], 0), fifth)
+        after = min(max(tg[own + st.P_TRK + t], 0), fifth)
+        if after > before:
+            total += _old_tribe_value(og, t, tribe_v) * (after - before) / fifth
+    return total
+
+
+@njit(cache=True)
 def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, u0, w, vt, C, tab, atoms,
                  ints, pf, tribe_v, item_v, path_v, event_bound, fixed_cost, gk, gn, gi, out):
     """The plan's value of each legal action into ``out`` (-inf where illegal): ``og`` the observation's
     row, ``sg``/``sh``/``slg`` the state sampled from it; every legal action tried and valued (after
     the continuation for the plan kinds and activations, rule 5; Param ``goal``'s progress term at
     the end), the activation bonus (rule 2) and rules 1-3 added. ``pf``: (ability, goal). Rule 4
-    (a goal decision's discard) is added by the caller (``recall_plans._Plan._goal_bonus``)."""
+    (a goal decision's discard) is added by the caller (``recall_plans._Plan._goal_bonus``). A Dorian
+    activation that places no pig farm (no grain field fits, RC-R210: the ability does nothing but
+    its cost is paid) is wasted: ``WASTED``, below every real option (the continuation after it, rule 5,
+    would otherwise let it tie with or beat the options it only postpones)."""
     A = slg.shape[0]
     kind = og[st.G_KIND]
     horizon, use0, n_ab, opt0 = ints[PI_HORIZON], ints[PI_USE0], ints[PI_NAB], ints[PI_OPT0]
@@ -176,9 +241,11 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, 
         reserve = 0
     # rules 1-3's bonus per option (rows of other kinds: none)
     bonus = np.zeros(A)
-    if kind == st.K_DRAFT and ints[PI_DRAFT] != 0:
+    if kind == st.K_DRAFT and ints[PI_DRAFT] == DRAFT_PAIRS:
         for i in range(5):
             bonus[opt0 + i] = tribe_v[og[st.G_TRIBE_DISP + i]] + item_v[og[st.G_ITEM_DISP + i]]
+    elif kind == st.K_DRAFT and ints[PI_DRAFT] == DRAFT_ELEMENTS:
+        _element_bonus(og, opt0, tribe_v, item_v, bonus)
     elif kind == st.K_ITEM:
         track = og[st.G_KTRACK]
         j = 0
@@ -206,12 +273,17 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, 
         activation = (x >= use0 and x < use0 + n_ab) or x == A - 1
         if horizon > 0 and (plan_kind or activation) and v > STOPPED:
             v = _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon, C, tab, atoms)
+        if v > STOPPED:
+            v = v + _unlock_value(og, sg, tg, own, tribe_v, C[C_FIFTH])
         if goal != 0.0 and v > STOPPED:             # after the continuation, or of the one step
             v = v + goal * goal_progress(tg, th, me, gk, gn, gi)
         if activation and v > STOPPED:
             ab = x - use0
             event = ab < n_ab and event_bound[min(max(ab, 0), n_ab - 1)] != 0      # as np.clip there
+            wasted = ab == ints[PI_DORIAN] and tg[st.G_FARMS] == sg[st.G_FARMS] and tg[st.G_KIND] != st.K_ABILITY_FIELD
             v = v + (ability if event or left >= reserve else -ability)
+            if wasted:                              # the continuation's edge would still choose it
+                v = WASTED
         out[x] = v + bonus[x]
 
 

@@ -6,11 +6,13 @@ Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the 
 (docs/recall_strategies.md, "Plans"):
 
 1. ``draft``: the value of display pair i is ``tribes[tribe] + items[item]`` (points-equivalents)
-   on top of the lookahead (which sees no difference between the pairs);
+   on top of the lookahead (which sees no difference between the pairs); in the custom draft
+   (RC-V2..V5, one element a pick) an element is worth its table value plus its lead over the
+   best other element of its kind on the display;
 2. abilities: an activation (``use:a`` in any window, Exoskelet at ``payment``, a free
    activation, an event window) gets ``ability`` on top of its value, so an ability whose worth
    the lookahead cannot see (it comes at later decisions) is still used; a stopped trial stays
-   ``value.STOPPED``. Items gained at a third field (``item``) are chosen by ``items`` too;
+   ``value.STOPPED``; a Dorian activation that places no pig farm is valued below every real option (wasted). Items gained at a third field (``item``) are chosen by ``items`` too;
 3. ``path``: the lookahead value of each card (the path's points if scored now) plus
    ``paths[card]`` for the card's later growth under the plan's aim;
 4. ``goal``: each discard option is worth its reward (the lookahead) plus ``goal_points`` x the
@@ -21,11 +23,14 @@ Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the 
    greedy continuation of ``horizon`` steps on the sampled state
    (the plan's own one-step choice at each of its decisions) until the turn's active player
    changes, another seat decides, the next ``main``, ``path`` or ``goal`` comes, or the game
-   ends; so a card's items and the field's items are chained before they are compared.
+   ends; so a card's items and the field's items are chained before they are compared;
+6. old tribes (RC-S36, RC-R169): a trial that unlocks an old tribe gains ``tribes[its tribe]``
+   when the viewer sees it (revealed, or ``known_old_tribes`` RC-V6), else the mean of
+   ``tribes`` over the tribes it may be (RC-A68: from the observation, not the sampled draw).
 
 Without a replay hook the runner plays seats of these plans (beside ``rc_greedy``, ``lookahead``
 and ``random``) in one compiled call: rules 1-3 and 5 (and Param ``goal``) are compiled
-(strategies/recall_kernel.py ``_plan_values``), and ``_choose`` below, the step-by-step path, calls
+(strategies/recall_kernel.py ``_plan_values``; rule 6 too), and ``_choose`` below, the step-by-step path, calls
 the same code per row (``plan_tables``); rule 4 is Python here (``_goal_bonus``: the goal counts of
 the scored end state), where the whole-game play pauses at each goal decision of a plan.
 
@@ -100,12 +105,13 @@ class _Plan(LookaheadStrategy):
 
     def kernel_numbers(self, t) -> tuple:
         """(int64[PI_N], float64[2]) of this plan for strategies/recall_kernel.py: horizon, first
-        ``use:`` action, abilities, ``opt:0``, 1 when tribes are drafted; (ability, goal)."""
+        ``use:`` action, abilities, ``opt:0``, how tribes are drafted (rule 1), Dorian's ability; (ability, goal)."""
         from strategies import recall_kernel as rk
         ints = np.zeros(rk.PI_N, dtype=np.int64)
-        ints[[rk.PI_HORIZON, rk.PI_USE0, rk.PI_NAB, rk.PI_OPT0, rk.PI_DRAFT]] = [
+        ints[[rk.PI_HORIZON, rk.PI_USE0, rk.PI_NAB, rk.PI_OPT0, rk.PI_DRAFT, rk.PI_DORIAN]] = [
             self.params.horizon, t.action_names.index(f"use:{t.ability_names[0]}"), len(self.event_bound),
-            t.action_names.index("opt:0"), t.config.tribe_draft == "draft"]
+            t.action_names.index("opt:0"), {"draft": rk.DRAFT_PAIRS, "custom": rk.DRAFT_ELEMENTS}.get(t.config.tribe_draft, 0),
+            t.ability_names.index("Dorian") if "Dorian" in t.ability_names else -1]
         return ints, np.array([self.params.ability, self.params.goal], dtype=np.float64)
 
     def _choose(self, obs, legal, rng, members, which):
@@ -186,10 +192,8 @@ def goal_tables(t) -> tuple:
 
 def _plan_defaults(*, weights: dict, tribes: dict, items: dict, paths: dict, goals: dict):
     """Class decorator: a frozen ``PlanParams`` subclass whose tables default to these (``weights``
-    as changes to ``GREEDY_WEIGHTS``), so each plan below states only its numbers. Dorian is valued
-    low by every plan: its ability (pigs) still stops the engine, so a plan holding it could never
-    use it (docs/recall_strategies.md)."""
-    tables = {"weights": {**GREEDY_WEIGHTS, **weights}, "tribes": {**tribes, "Dorian": -3.0}, "items": items,
+    as changes to ``GREEDY_WEIGHTS``), so each plan below states only its numbers."""
+    tables = {"weights": {**GREEDY_WEIGHTS, **weights}, "tribes": tribes, "items": items,
               "paths": paths, "goals": goals}
 
     def make(cls):
@@ -201,7 +205,10 @@ def _plan_defaults(*, weights: dict, tribes: dict, items: dict, paths: dict, goa
 
 
 # Defaults per plan: the aim's resources weigh more in the position value, its tribes, items,
-# path cards and goal kinds are preferred.
+# path cards and goal kinds are preferred. Dorian (RC-R210..R214: pigs pay followers' costs of
+# development actions and artifacts, 2 points per pig farm where present) is worth 1 to the two
+# plans that pay most followers (artifacts, builder), 0 to the others: rc_greedy's Dorian seats
+# win below the fair share (docs/findings.md), so no plan values it among its best.
 @_plan_defaults(weights=dict(tracks=1.0, stones=1.0),
                 tribes={"Goliath": 3.0, "Lexander": 2.5, "Zendeling": 2.5, "K-01": 1.5, "Lentefee": 1.0},
                 items={"GPR": 3.0, "Scroll": 2.5, "Decoder": 2.0, "Vertolker": 2.0, "Chisel": 1.5, "Lens": 1.0,
@@ -213,7 +220,7 @@ class KnowledgeParams(PlanParams):
 
 
 @_plan_defaults(weights=dict(artifacts=1.5, followers=0.5),
-                tribes={"Hayla": 3.0, "Colteron": 2.5, "Vinder": 2.5, "Noorderling": 2.0, "Enterin": 1.5},
+                tribes={"Hayla": 3.0, "Colteron": 2.5, "Vinder": 2.5, "Noorderling": 2.0, "Enterin": 1.5, "Dorian": 1.0},
                 items={"Booster": 3.0, "Exoskelet": 3.0, "Boots": 2.5, "Paddle": 2.0, "Portaal": 1.0,
                        "Multitool": 1.5},
                 paths={"PM": 4.0, "PP": 1.0},
@@ -223,7 +230,7 @@ class ArtifactParams(PlanParams):
 
 
 @_plan_defaults(weights=dict(buildings=1.5, followers=0.5),
-                tribes={"Zendeling": 3.0, "K-01": 3.0, "Aynir": 2.0, "Enterin": 1.5, "Colteron": 1.0},
+                tribes={"Zendeling": 3.0, "K-01": 3.0, "Aynir": 2.0, "Enterin": 1.5, "Colteron": 1.0, "Dorian": 1.0},
                 items={"Chisel": 3.0, "Decoder": 2.5, "Exoskelet": 2.5, "Horn": 2.0, "Portaal": 2.0, "Alambiek": 1.0},
                 paths={"PS": 3.0, "PP": 3.0},
                 goals={"sanctuaries": 0.3, "monuments": 0.25, "camps": 0.25, "area_tiles": 0.1})

@@ -1,0 +1,127 @@
+"""The Recall plans' rules for the custom draft (RC-V2..V5), old tribes (RC-S36, RC-V6/V7) and
+Dorian (RC-R210..R214): hand-set positions whose choice is worked out from the plans' tables
+(strategies/recall_plans.py), and short seeded games."""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.core import config as cfgmod
+from sim.core import rng
+from sim.core.rng import StrategyRng
+from sim.games.recall import state as st
+from sim.games.recall.game import GAME
+from strategies import recall_kernel as rk
+from strategies import registry
+
+
+def _setup(players: int, **extra):
+    config = cfgmod.build(GAME.Config, {"players": players, **extra}, "test", "")
+    return config, GAME.load_content(config)
+
+
+def _decide(strategy, s, seed: int = 3):
+    obs = GAME.observe(s, GAME.decider(s))
+    srng = StrategyRng(rng.stream_keys(seed, s.gid, "strategy"), np.zeros(s.batch, dtype=np.int64))
+    return strategy.act(obs, s.legal, srng)
+
+
+def test_custom_draft_takes_the_element_the_tables_value_most_RC_V2_RC_V4():
+    """Custom draft (RC-V2: one element, tribe ``opt:i`` or item ``opt:5+i``), display tribes
+    (Dorian, Ion, Zendeling, Hayla, J'He), items (Pouch, Map, Horn, Boots, Keyring). An element is
+    worth its table value plus its lead over the best other of its kind. rc_keys: J'He 3 + (3 - 2.5)
+    = 3.5, Keyring 3 + (3 - 1.5) = 4.5: Keyring (opt:9). rc_builder: Zendeling 3 + 3 = 6 against
+    Horn 2 + 2 = 4: Zendeling (opt:2) (the lookahead's own values of the elements differ by less
+    than these margins here). Then (RC-V4) a seat that holds a tribe may take only an item: rc_keys takes Keyring."""
+    config, content = _setup(4, tribe_draft="custom")
+    s = GAME.init(config, content, np.arange(3), 5)
+    assert (s.m[:, st.G_KIND] == st.K_DRAFT).all()
+    tribe = {t.id: i for i, t in enumerate(content.tribes)}
+    item = {x.id: i for i, x in enumerate(content.items)}
+    s.m[:, st.G_TRIBE_DISP:st.G_TRIBE_DISP + 5] = [tribe[x] for x in ("Dorian", "Ion", "Zendeling", "Hayla", "J'He")]
+    s.m[:, st.G_ITEM_DISP:st.G_ITEM_DISP + 5] = [item[x] for x in ("Pouch", "Map", "Horn", "Boots", "Keyring")]
+    opt = lambda i: s.t.action_names.index(f"opt:{i}")  # noqa: E731
+    assert s.legal[:, [opt(i) for i in range(10)]].all()
+    for plan, pick in (("rc_keys", 9), ("rc_builder", 2)):
+        got = _decide(registry.make(plan, {}, GAME, content), s)
+        assert (got == opt(pick)).all(), (plan, got)
+    seat = st.SEAT0 + GAME.decider(s)[0] * st.SW
+    s.m[:, seat + st.P_TRIBE] = tribe["Ion"]
+    s.legal[:, [opt(i) for i in range(5)]] = False
+    got = _decide(registry.make("rc_keys", {}, GAME, content), s)
+    assert (got == opt(9)).all(), got
+
+
+def test_steps_to_an_old_tribe_are_worth_its_table_value_or_the_mean_RC_S36_RC_A68():
+    """Rule 6 (``recall_kernel._unlock_value``): steps towards a track's fifth space (RC-R169: the
+    old tribe unlocked) are worth the plan's draft value of that tribe x steps / 5 when the viewer
+    sees it (RC-V6), else the mean value of the tribes it may be (no seat's tribe, no visible old
+    tribe, RC-A68); no step or a track already unlocked, no value."""
+    config, content = _setup(2)
+    s = GAME.init(config, content, np.arange(1), 5)
+    fifth = int(s.t.C[rk.C_FIFTH])
+    assert fifth == 5
+    names = [t.id for t in content.tribes]
+    tribe_v = np.array([{"Goliath": 3.0, "Lexander": 2.5, "Hayla": -1.0}.get(x, 0.0) for x in names] + [0.0])
+    og = s.m[0].copy()
+    own = st.SEAT0
+    og[st.SEAT0 + st.P_TRIBE] = names.index("Hayla")
+    og[st.SEAT0 + st.SW + st.P_TRIBE] = names.index("Ion")
+    og[st.G_OLD_TRIBE:st.G_OLD_TRIBE + 3] = [names.index("Goliath"), -1, names.index("Lexander")]
+    og[own + st.P_UNLOCK:own + st.P_UNLOCK + 3] = 0
+    og[own + st.P_TRK:own + st.P_TRK + 3] = [3, 0, 1]
+    sg, tg = og.copy(), og.copy()
+    assert rk._unlock_value(og, sg, tg, own, tribe_v, fifth) == 0.0
+    tg[own + st.P_TRK] = 5                       # two steps to Goliath: 3 x 2 / 5
+    assert abs(rk._unlock_value(og, sg, tg, own, tribe_v, fifth) - 1.2) < 1e-12
+    tg[own + st.P_TRK] = 3
+    tg[own + st.P_TRK + 1] = 1                   # hidden: 14 - 2 seats' - 2 visible = 10 tribes, all 0
+    assert rk._unlock_value(og, sg, tg, own, tribe_v, fifth) == 0.0
+    og[st.G_OLD_TRIBE + 2] = -1                  # Lexander not visible either: (2.5 + 10 x 0) / 11 / 5
+    assert abs(rk._unlock_value(og, sg, tg, own, tribe_v, fifth) - 2.5 / 11 / 5) < 1e-12
+    sg[own + st.P_UNLOCK + 1] = 1                # already unlocked: nothing
+    assert rk._unlock_value(og, sg, tg, own, tribe_v, fifth) == 0.0
+
+
+def test_known_old_tribes_change_rc_knowledge_s_games_RC_V6():
+    """RC-V6 shows the old tribes at the start; rule 6 values them, so rc_knowledge (which values
+    Goliath, Lexander, Zendeling) plays some of 6 seeded 2-player games against rc_greedy otherwise
+    than with hidden old tribes (before rule 6 the games were identical: docs/findings.md Q6)."""
+    from analyses.recall_plans import play_table
+    rows = {}
+    for known in (False, True):
+        config, content = _setup(2, known_old_tribes=known)
+        seats = [registry.make("rc_knowledge", {}, GAME, content), registry.make("rc_greedy", {}, GAME, content)]
+        tally = {"stopped": 0, "games": 0, "held": {}, "users": {}, "uses": {}, "offered": {}}
+        from collections import Counter
+        tally = {k: (Counter() if isinstance(v, dict) else v) for k, v in tally.items()}
+        rows[known] = [(r["plan"], r["score"]) for r in play_table(config, content, seats, ["k", "g"], 3, np.arange(6), tally)]
+    assert rows[False] != rows[True]
+
+
+def test_a_plan_holding_dorian_places_a_pig_farm_at_each_activation_RC_R210():
+    """Dorian's ability is compiled (kernel/pigs.py) and legal whenever it is payable, also when no
+    grain field fits (RC-R210: then it does nothing, its cost paid). rc_builder made to draft it
+    (``tribes`` Dorian 20, a Dorian pair set on each display, the pairs draft RC-S33) in 16 seeded
+    2-player games against rc_greedy: every activation it chooses places a farm (activations of the
+    holder = farms, in games where only it holds Dorian), and it places some."""
+    from sim.core.runner import strategy_groups
+    from strategies.generic import LookaheadStrategy
+    config, content = _setup(2)
+    strategies = [registry.make("rc_builder", {"tribes": {"Dorian": 20.0}}, GAME, content),
+                  registry.make("rc_greedy", {}, GAME, content)]
+    seed, ids = 4, np.arange(16)
+    keys = np.stack([rng.stream_keys(seed, ids, "strategy", k) for k in range(2)])
+    dorian = [t.id for t in content.tribes].index("Dorian")
+    s = GAME.init(config, content, ids, seed)
+    ab = s.t.ability_names.index("Dorian")
+    display = s.m[:, st.G_TRIBE_DISP:st.G_TRIBE_DISP + 3]
+    display[(display != dorian).all(axis=1), 0] = dorian      # a Dorian pair on every display
+    s = LookaheadStrategy.play_to_end(GAME, s, strategy_groups(strategies), keys, 2)
+    rows = np.arange(len(ids))
+    mine = st.SEAT0 + ((0 - s.m[:, st.G_START_SLOT]) % 2) * st.SW     # the seat of slot 0 (rc_builder)
+    other = st.SEAT0 + ((1 - s.m[:, st.G_START_SLOT]) % 2) * st.SW
+    only = (s.m[rows, mine + st.P_OWN + ab] == 1) & (s.m[rows, other + st.P_OWN + ab] == 0)
+    assert only.sum() >= 8, only
+    acts, farms = s.m[rows, mine + st.P_ACTS + ab][only], s.m[only, st.G_FARMS]
+    np.testing.assert_array_equal(acts, farms)
+    assert farms.sum() >= 2, farms
