@@ -5,24 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core import config as cfgmod
 from sim.core import rng
-from sim.core.rng import StrategyRng
 from sim.games.recall import state as st
 from sim.games.recall.game import GAME
 from strategies import recall_kernel as rk
 from strategies import registry
+from tests.recall_plan_kit import decide, draft_with_display, setup
 
 
-def _setup(players: int, **extra):
-    config = cfgmod.build(GAME.Config, {"players": players, **extra}, "test", "")
-    return config, GAME.load_content(config)
 
 
-def _decide(strategy, s, seed: int = 3):
-    obs = GAME.observe(s, GAME.decider(s))
-    srng = StrategyRng(rng.stream_keys(seed, s.gid, "strategy"), np.zeros(s.batch, dtype=np.int64))
-    return strategy.act(obs, s.legal, srng)
 
 
 def test_custom_draft_takes_the_element_the_tables_value_most_RC_V2_RC_V4():
@@ -32,22 +24,16 @@ def test_custom_draft_takes_the_element_the_tables_value_most_RC_V2_RC_V4():
     = 3.5, Keyring 3 + (3 - 1.5) = 4.5: Keyring (opt:9). rc_builder: Zendeling 3 + 3 = 6 against
     Horn 2 + 2 = 4: Zendeling (opt:2) (the lookahead's own values of the elements differ by less
     than these margins here). Then (RC-V4) a seat that holds a tribe may take only an item: rc_keys takes Keyring."""
-    config, content = _setup(4, tribe_draft="custom")
-    s = GAME.init(config, content, np.arange(3), 5)
-    assert (s.m[:, st.G_KIND] == st.K_DRAFT).all()
-    tribe = {t.id: i for i, t in enumerate(content.tribes)}
-    item = {x.id: i for i, x in enumerate(content.items)}
-    s.m[:, st.G_TRIBE_DISP:st.G_TRIBE_DISP + 5] = [tribe[x] for x in ("Dorian", "Ion", "Zendeling", "Hayla", "J'He")]
-    s.m[:, st.G_ITEM_DISP:st.G_ITEM_DISP + 5] = [item[x] for x in ("Pouch", "Map", "Horn", "Boots", "Keyring")]
+    content, s = draft_with_display(4, tribe_draft="custom")
     opt = lambda i: s.t.action_names.index(f"opt:{i}")  # noqa: E731
     assert s.legal[:, [opt(i) for i in range(10)]].all()
     for plan, pick in (("rc_keys", 9), ("rc_builder", 2)):
-        got = _decide(registry.make(plan, {}, GAME, content), s)
+        got = decide(registry.make(plan, {}, GAME, content), s)
         assert (got == opt(pick)).all(), (plan, got)
     seat = st.SEAT0 + GAME.decider(s)[0] * st.SW
-    s.m[:, seat + st.P_TRIBE] = tribe["Ion"]
+    s.m[:, seat + st.P_TRIBE] = [t.id for t in content.tribes].index("Ion")
     s.legal[:, [opt(i) for i in range(5)]] = False
-    got = _decide(registry.make("rc_keys", {}, GAME, content), s)
+    got = decide(registry.make("rc_keys", {}, GAME, content), s)
     assert (got == opt(9)).all(), got
 
 
@@ -56,7 +42,7 @@ def test_steps_to_an_old_tribe_are_worth_its_table_value_or_the_mean_RC_S36_RC_A
     old tribe unlocked) are worth the plan's draft value of that tribe x steps / 5 when the viewer
     sees it (RC-V6), else the mean value of the tribes it may be (no seat's tribe, no visible old
     tribe, RC-A68); no step or a track already unlocked, no value."""
-    config, content = _setup(2)
+    config, content = setup(2)
     s = GAME.init(config, content, np.arange(1), 5)
     fifth = int(s.t.C[rk.C_FIFTH])
     assert fifth == 5
@@ -89,7 +75,7 @@ def test_known_old_tribes_change_rc_knowledge_s_games_RC_V6():
     from analyses.recall_plans import play_table
     rows = {}
     for known in (False, True):
-        config, content = _setup(2, known_old_tribes=known)
+        config, content = setup(2, known_old_tribes=known)
         seats = [registry.make("rc_knowledge", {}, GAME, content), registry.make("rc_greedy", {}, GAME, content)]
         tally = {"stopped": 0, "games": 0, "held": {}, "users": {}, "uses": {}, "offered": {}}
         from collections import Counter
@@ -106,7 +92,7 @@ def test_a_plan_holding_dorian_places_a_pig_farm_at_each_activation_RC_R210():
     holder = farms, in games where only it holds Dorian), and it places some."""
     from sim.core.runner import strategy_groups
     from strategies.generic import LookaheadStrategy
-    config, content = _setup(2)
+    config, content = setup(2)
     strategies = [registry.make("rc_builder", {"tribes": {"Dorian": 20.0}}, GAME, content),
                   registry.make("rc_greedy", {}, GAME, content)]
     seed, ids = 4, np.arange(16)

@@ -15,7 +15,6 @@ import pytest
 from scipy import stats
 
 from analyses.recall_plans import play_table
-from sim.core import config as cfgmod
 from sim.core import rng
 from sim.core.errors import InputError
 from sim.core.game import take
@@ -23,15 +22,13 @@ from sim.core.rng import StrategyRng
 from sim.games.recall import state as st
 from sim.games.recall.game import GAME
 from strategies import registry
+from tests.recall_plan_kit import decide, draft_with_display, setup
 
 PLANS = ("rc_knowledge", "rc_artifacts", "rc_builder", "rc_keys")
 ZERO = {"final": 0.0, "crystals": 0.0, "keys": 0.0, "tracks": 0.0, "followers": 0.0, "pending": 0.0}
 GAMES = {1: 40, 2: 24, 3: 18, 4: 16}          # per plan and player count: a few hundred games in all
 
 
-def _setup(players: int):
-    config = cfgmod.build(GAME.Config, {"players": players}, "test", "")
-    return config, GAME.load_content(config)
 
 
 def _tally():
@@ -48,7 +45,7 @@ def test_each_plan_beats_uniform_play_at_every_player_count(plan):
     p < 0.01) and meets its goals at least as often."""
     wins, fair, games = 0.0, 0.0, 0
     for players in (2, 3, 4):
-        config, content = _setup(players)
+        config, content = setup(players)
         seats = [registry.make(plan, {}, GAME, content)] + [
             registry.make("lookahead", {"weights": ZERO}, GAME, content) for _ in range(players - 1)]
         names = [plan] + ["uniform"] * (players - 1)
@@ -62,7 +59,7 @@ def test_each_plan_beats_uniform_play_at_every_player_count(plan):
     print(f"{plan} 2-4 players: {wins:.1f} wins in {games} games, fair {fair:.1f}, p = {p:.1e}")
     assert p < 0.01, (wins, games, fair, p)
 
-    config, content = _setup(1)
+    config, content = setup(1)
     ids = np.arange(GAMES[1])
     by = {}
     for name, seat in ((plan, registry.make(plan, {}, GAME, content)),
@@ -83,10 +80,6 @@ def test_each_plan_beats_uniform_play_at_every_player_count(plan):
 
 # ---- hand-made decisions -------------------------------------------------------------------------------
 
-def _decide(strategy, s, seed: int = 3):
-    obs = GAME.observe(s, GAME.decider(s))
-    srng = StrategyRng(rng.stream_keys(seed, s.gid, "strategy"), np.zeros(s.batch, dtype=np.int64))
-    return strategy.act(obs, s.legal, srng)
 
 
 def _opt(s, i: int) -> int:
@@ -96,28 +89,22 @@ def _opt(s, i: int) -> int:
 def test_draft_takes_the_pair_the_plan_values_most_RC_S33():
     """The first draft decision (seat n-1 picks first, RC-S33) with a hand-set display: pairs
     (Dorian, Pouch), (Ion, Map), (Zendeling, Horn), (Hayla, Boots), (J'He, Keyring). rc_builder's
-    table: Zendeling 3 + Horn 2 = 5 is its best (Dorian -3, the others 0 or less): pair 2.
+    table: Zendeling 3 + Horn 2 = 5 is its best (the others less): pair 2.
     rc_keys: J'He 3 + Keyring 3 = 6 (Ion 2.5 + Map 1 = 3.5 next): pair 4. rc_artifacts: Hayla 3 +
     Boots 2.5 = 5.5: pair 3. The lookahead sees no difference between the pairs (nothing is
     scored by a tribe yet), so the tables decide."""
-    config, content = _setup(4)
-    s = GAME.init(config, content, np.arange(3), 5)
-    assert (s.m[:, st.G_KIND] == st.K_DRAFT).all()
-    tribe = {t.id: i for i, t in enumerate(content.tribes)}
-    item = {x.id: i for i, x in enumerate(content.items)}
-    s.m[:, st.G_TRIBE_DISP:st.G_TRIBE_DISP + 5] = [tribe[x] for x in ("Dorian", "Ion", "Zendeling", "Hayla", "J'He")]
-    s.m[:, st.G_ITEM_DISP:st.G_ITEM_DISP + 5] = [item[x] for x in ("Pouch", "Map", "Horn", "Boots", "Keyring")]
+    content, s = draft_with_display(4)
     for plan, pair in (("rc_builder", 2), ("rc_keys", 4), ("rc_artifacts", 3)):
-        got = _decide(registry.make(plan, {}, GAME, content), s)
+        got = decide(registry.make(plan, {}, GAME, content), s)
         assert (got == _opt(s, pair)).all(), (plan, got)
     # the table is the experiment file's to set: Dorian worth most makes rc_keys take pair 0
-    got = _decide(registry.make("rc_keys", {"tribes": {"Dorian": 20.0}}, GAME, content), s)
+    got = decide(registry.make("rc_keys", {"tribes": {"Dorian": 20.0}}, GAME, content), s)
     assert (got == _opt(s, 0)).all()
 
 
 def _play_until(players: int, kind: int, seed: int, games: int = 6):
     """States of games played by uniform play (over the compiled rules) until their first ``kind`` decision."""
-    config, content = _setup(players)
+    config, content = setup(players)
     uniform = registry.make("lookahead", {"weights": ZERO}, GAME, content)
     s = GAME.init(config, content, np.arange(games), seed)
     out = []
@@ -160,8 +147,8 @@ def test_path_choice_takes_the_card_of_the_plan_RC_R184():
             path[np.arange(s.batch), other] = path[:, pos]
             path[:, pos] = card[cid]
         assert (path[:, :2] == [card[order[0]], card[order[1]]]).all()
-        assert (_decide(registry.make("rc_knowledge", {}, GAME, content), s) == _opt(s, knowledge)).all()
-        assert (_decide(registry.make("rc_artifacts", {}, GAME, content), s) == _opt(s, artifacts)).all()
+        assert (decide(registry.make("rc_knowledge", {}, GAME, content), s) == _opt(s, knowledge)).all()
+        assert (decide(registry.make("rc_artifacts", {}, GAME, content), s) == _opt(s, artifacts)).all()
 
 
 def test_goal_choice_keeps_the_card_it_meets_RC_R189_RC_E29():
@@ -182,13 +169,13 @@ def test_goal_choice_keeps_the_card_it_meets_RC_R189_RC_E29():
             s.m[b, st.seat_col(p, st.P_MON)] = 0
             s.m[b, st.seat_col(p, st.P_BLD):st.seat_col(p, st.P_BLD) + st.F_MAX] = 0
             s.hidden[b, st.H_GOALS + 3 * p:st.H_GOALS + 3 * p + 3] = [goal[order[0]], goal[order[1]], -1]
-        assert (_decide(plan, s) == _opt(s, discard)).all(), order
+        assert (decide(plan, s) == _opt(s, discard)).all(), order
 
 
 def test_unknown_table_keys_are_refused_naming_the_key():
     """A tribe id that is not in tribes.csv (and a goal kind that does not exist) is an InputError
     naming ``params.tribes`` / ``params.goals`` and what was expected."""
-    config, content = _setup(2)
+    config, content = setup(2)
     with pytest.raises(InputError, match=r"params\.tribes: unknown \['Dorien'\]"):
         registry.make("rc_builder", {"tribes": {"Dorien": 1.0}}, GAME, content)
     with pytest.raises(InputError, match=r"params\.goals: unknown \['stone'\]"):
@@ -200,7 +187,7 @@ def test_goal_progress_counts_the_best_held_card_RC_E29_RC_E30():
     Seat 0 holds GC2 (3 artifacts of one colour, RC-E30) and GC9 (3 monuments): with 2 white
     artifacts and no monument that is 15 x 2/3 = 10; with 5 white artifacts 15 (capped); holding
     GC9 alone, 0."""
-    config, content = _setup(2)
+    config, content = setup(2)
     s = GAME.init(config, content, np.arange(1), 5)
     goal = {g.id: i for i, g in enumerate(content.goal_cards)}
     plan = registry.make("rc_artifacts", {"goal": 1.0}, GAME, content)
@@ -244,7 +231,7 @@ def test_compiled_plans_choose_as_the_runner_loop(players, seats, games, monkeyp
     from strategies import recall_kernel
     from strategies.generic import LookaheadStrategy
     from tests.test_recall_play import _live, _loop_to_end
-    config, content = _setup(players)
+    config, content = setup(players)
     strategies = [registry.make(name, {}, GAME, content) for name in seats]
     seed, ids = 8, np.arange(50, 50 + games)
     keys = np.stack([rng.stream_keys(seed, ids, "strategy", k) for k in range(players)])
@@ -268,7 +255,7 @@ def test_a_plan_with_the_goal_param_plays_the_loop_s_games_compiled():
     from sim.core.runner import strategy_groups
     from strategies.generic import LookaheadStrategy
     from tests.test_recall_play import _loop_to_end
-    config, content = _setup(2)
+    config, content = setup(2)
     strategies = [registry.make("rc_artifacts", {"goal": 1.0}, GAME, content),
                   registry.make("rc_greedy", {}, GAME, content)]
     seed, ids = 2, np.arange(3)
@@ -284,7 +271,7 @@ def test_round_robin_counts_the_same_in_compiled_play(monkeypatch):
     """analyses/recall_plans.py ``play_table`` on the compiled path (activations and offers counted in
     the kernel, goal decisions in Python) gives the rows and the tally of its step-by-step loop."""
     import analyses.recall_plans as rr
-    config, content = _setup(2)
+    config, content = setup(2)
     seats = [registry.make("rc_artifacts", {}, GAME, content), registry.make("random", {}, GAME, content)]
     names = ["rc_artifacts", "random"]
     fast_tally, slow_tally = _tally(), _tally()
