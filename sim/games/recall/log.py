@@ -4,7 +4,8 @@
 kind, the action's name from the model doc's action space) is named from ``before``; what it
 set off from the differences to ``after``: per seat the score, purple points, crystals,
 knowledge steps, stones, followers, key cards, chests and artifacts that changed, the tribes
-and items taken, the old tribes dealt, the path cards chosen, a new round and the end.
+and items taken (with the display the pick was made from), the old tribes dealt, the path cards
+chosen, pig farms, pigs and rings placed on the map, a new round and the end.
 """
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import numpy as np
 
 from sim.core.memo import per_object
 from sim.games.recall import state as st
+from sim.games.recall.engine import DRAFT_MODES
+from sim.games.recall.kernel import C_DRAFT
 from sim.games.recall.content_types import ARTIFACT_COLOURS, CRYSTALS, TRACKS
 from sim.games.recall.effects import format_atom
 from sim.games.recall.tables import build_tables, decode
@@ -69,6 +72,40 @@ def _pending(before, i: int) -> str:
     return " | ".join(format_atom(a) for a in decode(_effects(before.t.content), e)[item])
 
 
+def _display(before) -> str:
+    """The draft display a pick is made from (RC-S33; custom draft RC-V2..V5: tribes and items
+    apart), as ``opt:i`` names it: ``0 Hayla + Boots, 1 Ion + Map, ...``; a taken place is ``-``."""
+    ct, g = before.t.content, before.m[0]
+    tribes = [int(x) for x in g[st.G_TRIBE_DISP:st.G_TRIBE_DISP + 5]]
+    items = [int(x) for x in g[st.G_ITEM_DISP:st.G_ITEM_DISP + 5]]
+    places = int(g[st.G_NP]) + 1
+
+    def name(x, names):
+        return names[x].id if x >= 0 else "-"
+
+    if DRAFT_MODES[int(before.t.C[C_DRAFT])] == "custom":
+        return ("tribes " + ", ".join(f"{i} {name(tribes[i], ct.tribes)}" for i in range(places))
+                + "; items " + ", ".join(f"{5 + i} {name(items[i], ct.items)}" for i in range(places)))
+    return ", ".join(f"{i} {name(tribes[i], ct.tribes)} + {name(items[i], ct.items)}" for i in range(places)
+                     if tribes[i] >= 0)
+
+
+def _map_changes(before, after) -> list[str]:
+    """Pig farms, pigs and rings that the step put on (or took off) the map's fields (Dorian
+    RC-R210..R212, Noorderling's rings RC-R233)."""
+    out = []
+    for label, col in (("pig farm", st.F_FARM), ("pigs", st.F_PIGS_ON), ("ring", st.F_RING)):
+        b = before.m[0, col:col + st.F_MAX].astype(np.int64)
+        a = after.m[0, col:col + st.F_MAX].astype(np.int64)
+        for f in np.flatnonzero(a != b):
+            field = before.t.field_names[f]
+            if label == "pigs":
+                out.append(f"  pigs on {field} {b[f]}->{a[f]}")
+            else:
+                out.append(f"  {label} {'placed on' if a[f] > b[f] else 'removed from'} {field}")
+    return out
+
+
 def describe(before, after, action: int) -> list[str]:
     t, ct = before.t, before.t.content
     kind = int(before.m[0, st.G_KIND])
@@ -78,6 +115,8 @@ def describe(before, after, action: int) -> list[str]:
     lines = []
     if kind == st.K_START_FIELD:
         lines.append(f"{head}: starts on start field {_seat_value(after, 0, st.P_START)}")
+    elif kind == st.K_DRAFT:
+        lines.append(f"{head}: {name} from the display {_display(before)}")
     elif kind == st.K_EFFECT and name.startswith("pick:"):
         lines.append(f"{head}: {name} ({_pending(before, int(name[5:]))})")
     else:
@@ -95,6 +134,7 @@ def describe(before, after, action: int) -> list[str]:
         changed = _changes(before, after, q)
         if changed:
             lines.append(f"  seat {q}: " + ", ".join(changed))
+    lines += _map_changes(before, after)
     if int(before.m[0, st.G_OLD_TRIBE]) < 0 <= int(after.m[0, st.G_OLD_TRIBE]):
         lines.append("  old tribes and item stacks dealt face down"
                      + (" (face up: " + ", ".join(ct.tribes[int(x)].id for x in after.m[0, st.G_OLD_TRIBE:st.G_OLD_TRIBE + 3])
