@@ -22,7 +22,8 @@ RR_SCRIPTED = {"rr_fleet_rush", "rr_helium_influence", "rr_end_bonus", "rr_balan
 RECALL = [f for f in FILES if load_experiment(f).game == "recall"]
 RC_PLANS = {"rc_knowledge", "rc_artifacts", "rc_builder", "rc_keys"}
 RC_QUESTIONS = {      # issue 12's questions: file -> what its variants vary (config key -> values)
-    "recall_tribes_by_players": {"players": [2, 3, 4]},
+    "recall_tribes_by_players": {"players": [2, 3, 4, 2, 3, 4],
+                                 "tribe_draft": ["draft", "draft", "draft", "random", "random", "random"]},
     "recall_seats": {"tribe_draft": ["draft", "random", "draft", "random"],
                      "start_fields": ["by_seat", "by_seat", "random", "random"]},
     "recall_path_sides": {"path_sides": ["all_a", "random"]},
