@@ -19,12 +19,13 @@ from sim.games.recall.kernel.common import C_NP
 from sim.games.recall.kernel.explore import uniform
 from sim.games.recall.kernel.flow import advance, apply
 from sim.games.recall.kernel.rows import copy_row
-from sim.games.recall.kernel.sample import deal_row, observe_row
+from sim.games.recall.kernel.sample import deal_into, observe_row, scratch_size
 from sim.games.recall.kernel.value import seat_value
+from strategies.recall_kernel import _last_legal
 
 NONE, OBSERVE_DEAL, COPIES, APPLY_ADVANCE, VALUE = range(5)
-PARTS = {OBSERVE_DEAL: "observe_row + deal_row (once per decision)",
-         COPIES: "copy_row of state + hidden (per trial)",
+PARTS = {OBSERVE_DEAL: "observe_row + deal_into (once per decision)",
+         COPIES: "copy_row of state + hidden (per trial but the last)",
          APPLY_ADVANCE: "apply + advance (per trial)", VALUE: "seat_value (per trial)"}
 
 
@@ -48,6 +49,7 @@ def profile_batch(m, hidden, legal, C, tab, atoms, keys, weights, vt, stab, n_sl
     goals = np.zeros(3, np.int64)
     goal_n = np.zeros(st.MAXP, np.int64)
     sink = 0.0
+    work = np.empty(scratch_size(stab), np.int64)
     for b in range(B):
         g, h, lg = m[b], hidden[b], legal[b]
         d = 0
@@ -58,37 +60,41 @@ def profile_batch(m, hidden, legal, C, tab, atoms, keys, weights, vt, stab, n_sl
             base = d * 1024
             skey = np.uint64(uniform(key, base) * 9007199254740992.0)
             observe_row(g, h, me, n_slots, sg, chests, goals, goal_n)
-            deal_row(sg, lg, chests, goals, goal_n, me, skey, sh, slg, stab)
+            deal_into(sg, lg, chests, goals, goal_n, me, skey, sh, slg, stab, work)
             if part == OBSERVE_DEAL:
                 for _ in range(repeat):
                     observe_row(g, h, me, n_slots, xg, chests, goals, goal_n)
-                    deal_row(xg, lg, chests, goals, goal_n, me, skey, xh, xlg, stab)
+                    deal_into(xg, lg, chests, goals, goal_n, me, skey, xh, xlg, stab, work)
             w = weights[slot]
             legal_count = 0
             best = -np.inf
             a = 0
+            last = _last_legal(lg)
             for x in range(A):
                 if not lg[x]:
                     continue
                 legal_count += 1
-                copy_row(tg, sg)
-                copy_row(th, sh)
-                if part == COPIES:
+                tx, hx = sg, sh
+                if x != last:
+                    copy_row(tg, sg)
+                    copy_row(th, sh)
+                    tx, hx = tg, th
+                if part == COPIES and x != last:  # as many copies as the trials make
                     for _ in range(repeat):
                         copy_row(xg, sg)
                         copy_row(xh, sh)
-                apply(tg, th, C, tab, atoms, x)
-                advance(tg, th, tlg, C, tab, atoms)
-                if part == APPLY_ADVANCE:       # on a copy made once: the repeats include no copy
+                if part == APPLY_ADVANCE:       # before the trial, which may step the sample itself
                     for _ in range(repeat):
                         copy_row(xg, sg)
                         copy_row(xh, sh)
                         apply(xg, xh, C, tab, atoms, x)
                         advance(xg, xh, xlg, C, tab, atoms)
-                v = seat_value(tg, th, me, n, w, vt)
+                apply(tx, hx, C, tab, atoms, x)
+                advance(tx, hx, tlg, C, tab, atoms)
+                v = seat_value(tx, hx, me, n, w, vt)
                 if part == VALUE:
                     for _ in range(repeat):
-                        sink += seat_value(tg, th, me, n, w, vt)
+                        sink += seat_value(tx, hx, me, n, w, vt)
                 if not np.isfinite(v):
                     v = 0.0
                 score = v + 1e-9 * uniform(key, base + x)

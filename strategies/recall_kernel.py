@@ -6,9 +6,9 @@ makes at each decision the choice the runner's loop would make with the Python s
 * a random seat: the legal action of rank ``floor(u x legal count)`` (``strategies.base.choose_uniform``);
 * a lookahead seat (``strategies.generic.LookaheadStrategy``): the decider's observation
   (``kernel/sample.py``'s ``observe_row``), a state sampled from it with the key
-  ``floor(u x 2**53)`` (``deal_row``: ``sample_row``, which ``GAME.sample_state`` runs, in place), every
-  legal action tried on a copy (``kernel/flow.py``'s ``apply`` + ``advance``, the engine's own
-  step), each result valued for the decider (``kernel/value.py``'s ``seat_value`` with the seat's
+  ``floor(u x 2**53)`` (``deal_into``: ``sample_row``, which ``GAME.sample_state`` runs, in place), every
+  legal action tried on a copy (the last on the sample itself, which is not read again;
+  ``kernel/flow.py``'s ``apply`` + ``advance``, the engine's own step), each result valued for the decider (``kernel/value.py``'s ``seat_value`` with the seat's
   weights), the best kept, ties broken by ``1e-9 x u_a`` as ``strategies.base.argmax_tiebreak``.
 
 * a plan seat (``strategies.recall_plans``): the lookahead above with the plan's five rules
@@ -37,7 +37,7 @@ from sim.games.recall.kernel.common import C_FIFTH, C_NP
 from sim.games.recall.kernel.explore import uniform
 from sim.games.recall.kernel.flow import advance, apply, uniform_choice
 from sim.games.recall.kernel.rows import copy_row
-from sim.games.recall.kernel.sample import deal_row, observe_row
+from sim.games.recall.kernel.sample import deal_into, observe_row, scratch_size
 from sim.games.recall.kernel.value import seat_value
 
 # every engine kernel module: apply/advance compile their callees into this file's code
@@ -93,6 +93,15 @@ def _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon,
         copy_row(th, bh)
         copy_row(tlg, blg)
     return seat_value(tg, th, me, n, w, vt)
+
+
+@njit(cache=True)
+def _last_legal(lg):
+    """The last legal action's index (-1 none): after its trial the sampled rows are not read again."""
+    for x in range(lg.shape[0] - 1, -1, -1):
+        if lg[x]:
+            return x
+    return -1
 
 
 @njit(cache=True)
@@ -345,6 +354,7 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
     goal_n = np.zeros(st.MAXP, np.int64)
     paused = np.zeros(B, np.int64)
     values = np.empty(A)
+    work = np.empty(scratch_size(stab), np.int64)         # the deal's scratch, once per batch
     for b in range(B):
         if not active[b]:
             continue
@@ -366,7 +376,7 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                     skey = np.uint64(uniform(key, base) * 9007199254740992.0)
                     observe_row(g, h, me, n_slots, og, seat_chests, goals, goal_n)
                     copy_row(sg, og)
-                    deal_row(sg, lg, seat_chests, goals, goal_n, me, skey, sh, slg, stab)
+                    deal_into(sg, lg, seat_chests, goals, goal_n, me, skey, sh, slg, stab, work)
                     _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, uniform(key, base),
                                  weights[slot],
                                  vt, C, tab, atoms, plan_ints[slot], plan_f[slot], tribe_v[slot], item_v[slot],
@@ -383,17 +393,21 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                 else:
                     skey = np.uint64(uniform(key, base) * 9007199254740992.0)
                     observe_row(g, h, me, n_slots, sg, seat_chests, goals, goal_n)
-                    deal_row(sg, lg, seat_chests, goals, goal_n, me, skey, sh, slg, stab)   # sample_row in place
+                    deal_into(sg, lg, seat_chests, goals, goal_n, me, skey, sh, slg, stab, work)   # sample_row in place
                     w = weights[slot]
                     best = -np.inf
+                    last = _last_legal(lg)
                     for x in range(A):
                         if not lg[x]:
                             continue
-                        copy_row(tg, sg)
-                        copy_row(th, sh)
-                        apply(tg, th, C, tab, atoms, x)
-                        advance(tg, th, tlg, C, tab, atoms)
-                        v = seat_value(tg, th, me, n, w, vt)
+                        tx, hx = sg, sh                  # the last trial steps the sample itself: no copy
+                        if x != last:
+                            copy_row(tg, sg)
+                            copy_row(th, sh)
+                            tx, hx = tg, th
+                        apply(tx, hx, C, tab, atoms, x)
+                        advance(tx, hx, tlg, C, tab, atoms)
+                        v = seat_value(tx, hx, me, n, w, vt)
                         if not np.isfinite(v):
                             v = 0.0
                         score = v + 1e-9 * uniform(key, base + x)

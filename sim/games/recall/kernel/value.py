@@ -6,6 +6,10 @@ seat), on the state rows directly, so that a compiled lookahead can value its tr
 without leaving numba. The numbers come as arrays (``value_tables``), never compiled in.
 Weights ``w`` float64[11] in the order of ``WEIGHTS``; every component is summed in that order,
 so the result equals value.py's to the last bit.
+
+``seat_value`` and what it calls are ``kernel/rows.py``'s ``trial_kernel`` (no reference counts):
+with them, each call of ``seat_total`` released every table array it took out of ``vt`` through an
+indirect runtime call, about half of its time (docs/recall_strategies.md "Speed").
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from numba import njit
 from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.content_types import BUILDINGS
+from sim.games.recall.kernel.rows import trial_kernel
 
 kernel_cache.watch(__file__, st)
 
@@ -67,7 +72,7 @@ def values_batch(m, hidden, players, n, w, vt):
     return out
 
 
-@njit(cache=True)
+@trial_kernel
 def seat_value(g, h, me, n, w, vt):
     """The value of seat ``me`` in one game (rows ``g``, ``h``): value.position_value."""
     stopped = g[st.G_KIND] == st.K_STOP
@@ -93,12 +98,12 @@ def seat_value(g, h, me, n, w, vt):
     return STOPPED if stopped else own
 
 
-@njit(cache=True)
+@trial_kernel
 def present(g, base, f):
     return g[base + st.P_FOL + f] > 0 or g[base + st.P_BLD + f] > 0
 
 
-@njit(cache=True)
+@trial_kernel
 def pig_points(g, p, C, fslot):
     """RC-R214, RC-E44, RC-A57 (game.pig_farms): the farms where a Dorian holder is present."""
     base = st.SEAT0 + p * st.SW
@@ -119,7 +124,7 @@ def pig_points(g, p, C, fslot):
     return C[V_PIGPTS] * farms
 
 
-@njit(cache=True)
+@trial_kernel
 def seat_total(g, h, p, w, vt):
     """Seat p's weighted components, summed in ``WEIGHTS`` order (value.components). Scalars and
     tuples only, no array allocated: a lookahead values every trial with it."""
@@ -168,16 +173,20 @@ def seat_total(g, h, p, w, vt):
     # buildings (game._buildings); the monument tiles held as bits
     sanct = 0
     buildings = 0
-    tiles = 0
-    M = len(monument_points)
+    mons = 0
     for f in range(nf):
         bld = g[base + st.P_BLD + f]
         sanct += bld == C[V_SANCT]
         buildings += bld > 0
-        if bld == C[V_MON]:
-            k = g[st.F_MONTILE + f] - 1
-            if k >= 0 and k < M:
-                tiles |= 1 << k
+        mons += bld == C[V_MON]
+    tiles = 0
+    M = len(monument_points)
+    if mons > 0:
+        for f in range(nf):
+            if g[base + st.P_BLD + f] == C[V_MON]:
+                k = g[st.F_MONTILE + f] - 1
+                if k >= 0 and k < M:
+                    tiles |= 1 << k
     bm0, bm1, bm2 = 0, 0, 0
     for i in range(len(bm_field)):
         on = 1 if g[base + st.P_BLD + bm_field[i]] == C[V_MON] else 0
@@ -189,6 +198,8 @@ def seat_total(g, h, p, w, vt):
             bm2 = on
     tile_pts, monuments = 0, 0
     for k in range(M):
+        if (tiles >> k) == 0:
+            break
         if (tiles >> k) & 1:
             tile_pts += monument_points[k]
             monuments += 1
@@ -205,12 +216,15 @@ def seat_total(g, h, p, w, vt):
              np.int64(monuments))
     svals = (np.int64(sevenths), np.int64(min(s0, min(s1, s2))), np.int64(sanct // 2), np.int64(grey),
              np.int64(cpts_max), np.int64(tile_pts))
+    chosen = 0                                  # bit i: path position i chosen in some sector
+    for sector in range(3):
+        pos = g[base + st.P_PATHS + sector]
+        if pos >= 0:
+            chosen |= 1 << pos
     paths = 0
     for pos in range(6):
         card = card_path[g[st.G_PATH + pos]]
-        disc = 0
-        for sector in range(3):
-            disc |= g[base + st.P_PATHS + sector] == pos
+        disc = (chosen >> pos) & 1
         bonus = svals[card] * path_b[card] if g[st.G_SIDE + pos] == 1 else avals[card] * path_a[card]
         paths += bvals[card] * path_base[card] + bonus * disc
     score = g[base + st.P_SCORE] + paths + equivalents // C[V_DIV] + pig_points(g, p, C, fslot) + g[base + st.P_PURPLE]
