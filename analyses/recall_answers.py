@@ -34,23 +34,23 @@ def _rate(frame: pl.DataFrame, successes: str, n: str, level: float) -> pl.DataF
     return frame.with_columns((pl.col(successes) / pl.col(n)).alias("rate"), pl.Series("lo", lo), pl.Series("hi", hi))
 
 
+def _points_of_disc(k: int, part: str) -> pl.Expr:
+    """The ``part`` points (``base`` / ``spec``) of the card that disc ``k`` lies on."""
+    return pl.coalesce([pl.when(pl.col(f"rc_path_{k}") == card).then(pl.col(f"score_{name}_{part}"))
+                        for card, name in PATHS.items()])
+
+
 def path_cards(rows: pl.DataFrame, level: float = 0.95) -> pl.DataFrame:
     """One row per path card and side held: discs, share of all discs, holders' win rate."""
     discs = pl.concat([
         rows.select(pl.col(f"rc_path_{k}").alias("card"), pl.col(f"rc_path_side_{k}").alias("side"), "win_share",
-                    *[pl.col(f"score_{name}_{part}").alias(f"{part}_{card}")
-                      for card, name in PATHS.items() for part in ("base", "spec")])
-        for k in (1, 2, 3)])
-    discs = discs.filter(pl.col("card").is_in(list(PATHS)))
+                    _points_of_disc(k, "base").alias("base"), _points_of_disc(k, "spec").alias("spec"))
+        for k in (1, 2, 3)]).filter(pl.col("card").is_in(list(PATHS)))
     per = discs.group_by("card", "side").agg(
         pl.len().alias("discs"), pl.col("win_share").sum().alias("wins"),
-        *[pl.when(pl.col("card") == card).then(pl.col(f"{part}_{card}")).mean().alias(f"{part}_{card}")
-          for card in PATHS for part in ("base", "spec")])
-    per = per.with_columns(
-        pl.coalesce([pl.col(f"base_{c}") for c in PATHS]).alias("base_points"),
-        pl.coalesce([pl.col(f"spec_{c}") for c in PATHS]).alias("spec_points"),
-        (pl.col("discs") / discs.height).alias("share"),
-        pl.col("card").replace_strict(PATHS).alias("path"))
+        pl.col("base").mean().alias("base_points"), pl.col("spec").mean().alias("spec_points"))
+    per = per.with_columns((pl.col("discs") / discs.height).alias("share"),
+                           pl.col("card").replace_strict(PATHS).alias("path"))
     per = _rate(per, "wins", "discs", level)
     return per.select("card", "path", "side", "discs", "share", "rate", "lo", "hi", "base_points",
                       "spec_points").sort("card", "side")
