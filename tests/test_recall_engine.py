@@ -279,7 +279,9 @@ def test_log_names_the_pick_and_what_it_took():
     engine.step(s, [a])
     lines = describe(before, s, a)
     tribe = t.content.tribes[_seat(s, 0, 1, st.P_TRIBE)].id
-    assert lines[0] == "Round 1, seat 1 (draft): opt:0" and f"seat 1 takes the tribe {tribe}" in lines[1]
+    item = t.content.items[_seat(s, 0, 1, st.P_ITEM)].id
+    assert lines[0].startswith(f"Round 1, seat 1 (draft): opt:0 from the display 0 {tribe} + {item}, 1 ")
+    assert f"seat 1 takes the tribe {tribe}" in lines[1]
 
 
 def _at_main(players=2, game=0, **kw):
