@@ -2,7 +2,7 @@
 
 Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the observation,
 ``GAME.sample_state``, never the real one; each legal action tried and valued by
-``sim.games.recall.value``) with its own position-value weights and five rules on top
+``sim.games.recall.value``) with its own position-value weights and six rules on top
 (docs/recall_strategies.md, "Plans"):
 
 1. ``draft``: the value of display pair i is ``tribes[tribe] + items[item]`` (points-equivalents)
@@ -31,7 +31,8 @@ Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the 
    greedy continuation of ``horizon`` steps on the sampled state
    (the plan's own one-step choice at each of its decisions) until the turn's active player
    changes, another seat decides, the next ``main``, ``path`` or ``goal`` comes, or the game
-   ends; so a card's items and the field's items are chained before they are compared;
+   ends (each step valued with rule 4 too); so a card's items and the field's items are chained
+   before they are compared;
 6. old tribes (RC-S36, RC-R169): a trial that unlocks an old tribe gains ``tribes[its tribe]``
    when the viewer sees it (revealed, or ``known_old_tribes`` RC-V6), else the mean of
    ``tribes`` over the tribes it may be (RC-A68: from the observation, not the sampled draw).
@@ -91,8 +92,10 @@ class PlanParams(LookaheadParams):
             table = getattr(self, name)
             if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in table.values()):
                 return name, "expected a table of numbers"
-        if any(v < 0 for v in self.goal_rates.values()) or any(v < -1 for v in self.goals.values()):
-            return "goal_rates", "expected rates >= 0 (and goals fits >= -1)"
+        if any(v < 0 for v in self.goal_rates.values()):
+            return "goal_rates", "expected components per round >= 0"
+        if any(v < -1 for v in self.goals.values()):
+            return "goals", "expected fits >= -1 (a rate x (1 + fit) is never negative)"
         return None
 
 
