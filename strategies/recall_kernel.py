@@ -44,31 +44,35 @@ RANDOM, LOOKAHEAD, PLAN = 0, 1, 2
 # ``plan_ints`` columns: the continuation's steps (rule 5), the first ``use:`` action, the
 # abilities' count, ``opt:0``, how the tribes are drafted (rule 1: DRAFT_PAIRS RC-S33, DRAFT_ELEMENTS
 # the custom draft RC-V2..V5, 0 none), Dorian's ability index (-1 none)
-(PI_HORIZON, PI_USE0, PI_NAB, PI_OPT0, PI_DRAFT, PI_N) = range(6)
+(PI_HORIZON, PI_USE0, PI_NAB, PI_OPT0, PI_DRAFT, PI_DORIAN, PI_N) = range(7)
 DRAFT_PAIRS, DRAFT_ELEMENTS = 1, 2
 # ``gi`` of ``recall_plans.goal_tables``: goal points (solo: RC-V13's), 1 when the stones goal counts
 # them in total (RC-A58), map slots, rounds of the game, 1 in solo
 (GI_POINTS, GI_TOTAL, GI_SLOTS, GI_ROUNDS, GI_SOLO, GI_N) = range(6)
 STOPPED = -1e9                           # kernel/value.py's value of a stopped state
 WASTED = STOPPED / 2                     # an activation that changes nothing: below every real option
+NO_KIND = -99                            # ``_continued``'s ``until`` when it stops only at its own kinds
 
 
 @njit(cache=True)
 def _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon, C, tab, atoms, goal, gk, gn, gi,
-               rate):
+               rate, until, phase):
     """Rule 5 of strategies/recall_plans.py for one trial (``tg``, ``th``, ``tlg``, played on in place):
     up to ``horizon`` greedy steps of seat ``me`` while it decides its own turn and the kind is not a
     stop kind; each step the legal action of best value + 1e-9 x ((u0 x 7919 + 0.618.. x (a + 1) x
     (step + 1)) mod 1), the first of equal scores (np.argmax); a value is ``_valued``'s (with the goal
-    cards' chance, rule 4). Returns the value at the end.
+    cards' chance, rule 4). Stops also where the kind is ``until`` or the phase ``phase`` (``NO_KIND``:
+    never). Returns
+    (the value at the end, the steps taken).
     ``cg``..``blg``: scratch rows; the best trial's result is kept (the engine is deterministic, so it
     is the state the pick leads to) instead of playing the pick again."""
     A = tlg.shape[0]
     for step in range(horizon):
         k = tg[st.G_KIND]
         if (k < 0 or k == st.K_MAIN or k == st.K_PATH or k == st.K_GOAL or k == st.K_DRAFT
-                or k == st.K_START_FIELD or k == st.K_STOP or tg[st.G_DEC] != me or tg[st.G_ACTIVE] != me):
-            break
+                or k == st.K_START_FIELD or k == st.K_STOP or k == until or tg[st.G_PHASE] == phase
+                or tg[st.G_DEC] != me or tg[st.G_ACTIVE] != me):
+            return _valued(tg, th, me, n, w, vt, goal, gk, gn, gi, rate), step
         best = -np.inf
         pick = -1
         for x in range(A):
@@ -94,7 +98,7 @@ def _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon,
         copy_row(tg, bg)
         copy_row(th, bh)
         copy_row(tlg, blg)
-    return _valued(tg, th, me, n, w, vt, goal, gk, gn, gi, rate)
+    return _valued(tg, th, me, n, w, vt, goal, gk, gn, gi, rate), horizon
 
 
 @njit(cache=True)
@@ -109,10 +113,12 @@ def _valued(g, h, me, n, w, vt, goal, gk, gn, gi, rate):
 
 @njit(cache=True)
 def _no_effect(sg, tg, own, ab, n_ab):
-    """Whether a trial ``tg`` (after the continuation) leaves seat ``own``'s position as in ``sg``
+    """Whether a trial ``tg`` (where the activation is resolved) leaves seat ``own``'s position as in ``sg``
     but for an activation's cost (stones from the skill field, RC-R61..R64, and the counts of
-    ability ``ab``'s uses; ``ab`` = ``n_ab`` for a ring): its seat block and the pieces it has on the
-    board outside it (pigs and pig farms, RC-R210) unchanged."""
+    ability ``ab``'s uses; ``ab`` = ``n_ab`` for a ring): its seat block, the pieces it has on the
+    board outside it (pigs and pig farms, RC-R210) and the turn's items still to resolve unchanged."""
+    if tg[st.G_PEND_N] != sg[st.G_PEND_N]:
+        return False
     for c in range(st.SW):
         if c == st.P_SKILL or c == st.P_PLACED:
             continue
@@ -351,18 +357,32 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, 
         left = tg[own + st.P_SKILL]
         v = seat_value(tg, th, me, n, w, vt)
         activation = (x >= use0 and x < use0 + n_ab) or x == A - 1
+        wasted = False
         if horizon > 0 and (plan_kind or activation) and v > STOPPED:
-            v = _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon, C, tab, atoms, goal, gk,
-                           gn, gi, goal_v)
-        elif goal != 0.0 and v > STOPPED:           # the one step's position with the goal cards' chance
-            v = v + goal * goal_chance(tg, th, me, gk, gn, gi, goal_v)
+            # an activation: first to where its effect is resolved (the decision's kind or phase again),
+            # checked there for no effect, then on with the rest of the turn (rule 5)
+            v, used = _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon, C, tab, atoms, goal,
+                                 gk, gn, gi, goal_v, kind if activation else NO_KIND,
+                                 sg[st.G_PHASE] if activation else NO_KIND)
+            if activation:
+                wasted = _no_effect(sg, tg, own, min(x - use0, n_ab), n_ab)
+                if used < horizon and v > STOPPED:
+                    v, used = _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon - used, C,
+                                         tab, atoms, goal, gk, gn, gi, goal_v, NO_KIND, NO_KIND)
+        elif v > STOPPED:
+            wasted = activation and _no_effect(sg, tg, own, min(x - use0, n_ab), n_ab)
+            if goal != 0.0:                         # the one step's position with the goal cards' chance
+                v = v + goal * goal_chance(tg, th, me, gk, gn, gi, goal_v)
         if v > STOPPED:
             v = v + _unlock_value(og, sg, tg, own, tribe_v, C[C_FIFTH])
         if activation and v > STOPPED:
-            ab = x - use0 if x < A - 1 else n_ab
+            ab = x - use0
             event = ab < n_ab and event_bound[min(max(ab, 0), n_ab - 1)] != 0      # as np.clip there
             v = v + (ability if event or left >= reserve else -ability)
-            if _no_effect(sg, tg, own, ab, n_ab):   # the cost paid for nothing
+            # Dorian with no farm placed (RC-R210): also where the window closes after it and the flow
+            # moves on (turn end, recharge), which ``_no_effect`` sees as a change
+            dorian = ab == ints[PI_DORIAN] and tg[st.G_FARMS] == sg[st.G_FARMS] and tg[st.G_KIND] != st.K_ABILITY_FIELD
+            if wasted or dorian:                    # the cost paid for nothing
                 v = WASTED
         out[x] = v + bonus[x]
 

@@ -125,12 +125,13 @@ class _Plan(LookaheadStrategy):
 
     def kernel_numbers(self, t) -> tuple:
         """(int64[PI_N], float64[2]) of this plan for strategies/recall_kernel.py: horizon, first
-        ``use:`` action, abilities, ``opt:0``, how tribes are drafted (rule 1); (ability, goal)."""
+        ``use:`` action, abilities, ``opt:0``, how tribes are drafted (rule 1), Dorian's ability; (ability, goal)."""
         from strategies import recall_kernel as rk
         ints = np.zeros(rk.PI_N, dtype=np.int64)
-        ints[[rk.PI_HORIZON, rk.PI_USE0, rk.PI_NAB, rk.PI_OPT0, rk.PI_DRAFT]] = [
+        ints[[rk.PI_HORIZON, rk.PI_USE0, rk.PI_NAB, rk.PI_OPT0, rk.PI_DRAFT, rk.PI_DORIAN]] = [
             self.params.horizon, t.action_names.index(f"use:{t.ability_names[0]}"), len(self.event_bound),
-            t.action_names.index("opt:0"), {"draft": rk.DRAFT_PAIRS, "custom": rk.DRAFT_ELEMENTS}.get(t.config.tribe_draft, 0)]
+            t.action_names.index("opt:0"), {"draft": rk.DRAFT_PAIRS, "custom": rk.DRAFT_ELEMENTS}.get(t.config.tribe_draft, 0),
+            t.ability_names.index("Dorian") if "Dorian" in t.ability_names else -1]
         return ints, np.array([self.params.ability, self.params.goal], dtype=np.float64)
 
     def _choose(self, obs, legal, rng, members, which):

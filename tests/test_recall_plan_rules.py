@@ -89,11 +89,12 @@ def test_a_plan_holding_dorian_places_a_pig_farm_at_each_activation_RC_R210():
     grain field fits (RC-R210: then it does nothing, its cost paid). rc_builder made to draft it
     (``tribes`` Dorian 20, a Dorian pair set on each display, the pairs draft RC-S33) in 16 seeded
     2-player games against rc_greedy: every activation it chooses places a farm (activations of the
-    holder = farms, in games where only it holds Dorian), and it places some."""
+    holder = farms, in games where only it holds Dorian), and it places some. Without goal play
+    (``goal = 0``): with it the plan places 1 farm in these games, too few to read rule 2 from."""
     from sim.core.runner import strategy_groups
     from strategies.generic import LookaheadStrategy
     config, content = setup(2)
-    strategies = [registry.make("rc_builder", {"tribes": {"Dorian": 20.0}}, GAME, content),
+    strategies = [registry.make("rc_builder", {"tribes": {"Dorian": 20.0}, "goal": 0.0}, GAME, content),
                   registry.make("rc_greedy", {}, GAME, content)]
     seed, ids = 4, np.arange(16)
     keys = np.stack([rng.stream_keys(seed, ids, "strategy", k) for k in range(2)])
