@@ -307,10 +307,11 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, 
     the continuation for the plan kinds and activations, rule 5), with the goal cards' chance (rule 4,
     ``goal_chance`` with the per-card rates ``goal_v``: at a goal decision the trial holds the kept
     cards), the activation bonus (rule 2) and rules 1-3 added. ``pf``: (ability, goal). An activation
-    whose trial changes nothing but its cost (``_no_effect``: e.g. Dorian with no grain field free,
-    RC-R210, or Lexander with no crystal to upgrade) is ``WASTED``, below every real option: the
-    continuation after it (rule 5) would otherwise let it tie with or beat the options it only
-    postpones, and the bonus reward it."""
+    whose trial, where it is resolved, changes nothing but its cost (``_no_effect``: e.g. Lexander with
+    no crystal to upgrade), or a Dorian activation that places no farm (RC-R210; at a closing window
+    the flow moves on, which ``_no_effect`` counts as a change), is ``WASTED``, below every real
+    option: the continuation after it (rule 5) would otherwise let it tie with or beat the options
+    it only postpones, and the bonus reward it."""
     A = slg.shape[0]
     kind = og[st.G_KIND]
     horizon, use0, n_ab, opt0 = ints[PI_HORIZON], ints[PI_USE0], ints[PI_NAB], ints[PI_OPT0]

@@ -12,10 +12,10 @@ Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the 
 2. abilities: an activation (``use:a`` in any window, Exoskelet at ``payment``, a free
    activation, an event window) gets ``ability`` on top of its value, so an ability whose worth
    the lookahead cannot see (it comes at later decisions) is still used; a stopped trial stays
-   ``value.STOPPED``; an activation whose trial (after rule 5's continuation) changes nothing but
-   its cost (the player's seat and pieces on the board) is valued below every real option
-   (wasted: Dorian with no free grain field, Lexander with no crystal to upgrade). Items gained at
-   a third field (``item``) are chosen by ``items`` too;
+   ``value.STOPPED``; an activation whose trial, where it is resolved, changes nothing but its cost
+   (the player's seat, pieces on the board, pending items; e.g. Lexander with no crystal to
+   upgrade), or a Dorian activation that places no pig farm, is valued below every real option
+   (wasted). Items gained at a third field (``item``) are chosen by ``items`` too;
 3. ``path``: the lookahead value of each card (the path's points if scored now) plus
    ``paths[card]`` for the card's later growth under the plan's aim;
 4. goal cards (RC-E29, RC-R189, solo RC-V13..V15): every valued position gets ``goal`` x goal
