@@ -10,6 +10,7 @@ markdown tables:
 * win share and mean score per plan, 95% Wilson intervals, over the games that end, and the
   means of what the plans aim at (the kept goal card met, sanctuaries built, camps received,
   artifacts, key cards, knowledge steps);
+* per goal card kept (solo: the pair kept) and plan: seat-games, and of them met;
 * activations per ability (tribes, then items; Multitool's parts separately) and plan: seat-games
   holding it at the end, seat-games with at least one activation, activations, and the
   decisions at which it was legal (an ability never offered cannot be used).
@@ -113,7 +114,7 @@ def _rows(s, names, used, offered, tally) -> list[dict]:
             slot = int(slots[b, j])
             plan = names[slot]
             rows.append({"plan": plan, "score": float(o["score"][b, j]), "win": float(o["win_share"][b, j]),
-                         "goal_met": float(o["rc_goal_met"][b, j]),
+                         "goal_met": float(o["rc_goal_met"][b, j]), "goal": str(o["rc_goal"][b, j]),
                          "sanctuaries": bin(int(s.m[b, st.seat_col(j, st.P_SANCT)])).count("1"),
                          "camps": bin(int(s.m[b, st.seat_col(j, st.P_CAMPS)])).count("1"),
                          "artifacts": int(s.seat(st.P_ARTS, 4)[b, j].sum()),
@@ -193,7 +194,14 @@ def report(names, rows, tally, content) -> str:
         lo, hi = wilson(wins, len(mine))
         lines.append(f"| {name} | {len(mine)} | {wins / max(1, len(mine)):.3f} | {float(lo):.3f}-{float(hi):.3f} | "
                      f"{np.mean([r['score'] for r in mine]):.1f} | "
-                     + " | ".join(f"{np.mean([r[k] for r in mine]):.1f}" for k in AIMS) + " |")
+                     + " | ".join(f"{np.mean([r[k] for r in mine]):.{3 if k == 'goal_met' else 1}f}" for k in AIMS)
+                     + " |")
+    lines += ["", "goal cards kept (solo: the pair) / of them met, per plan:", "",
+              "| kept | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    for goal in sorted({r["goal"] for r in rows}):
+        cells = [f"{sum(r['goal'] == goal for r in rows if r['plan'] == n)} / "
+                 f"{sum(r['goal_met'] for r in rows if r['plan'] == n and r['goal'] == goal):.0f}" for n in names]
+        lines.append(f"| {goal} | " + " | ".join(cells) + " |")
     lines += ["", "seat-games holding it at the end / of them with an activation / activations / decisions "
               "where it was legal, per plan:", "",
               "| ability | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]

@@ -19,9 +19,7 @@ import dataclasses
 
 import numpy as np
 
-from sim.core.game import take
 from sim.core.memo import per_object
-from sim.games.recall import state as st
 from strategies import generic, registry
 from strategies.generic import LookaheadParams, LookaheadStrategy, RandomStrategy
 
@@ -66,7 +64,7 @@ def _seat_kinds(groups, n_strategies, t):
     weights = np.zeros((n_strategies, len(kvalue.WEIGHTS)))
     ints = np.zeros((n_strategies, rk.PI_N), dtype=np.int64)
     plan_f = np.zeros((n_strategies, 2))
-    tables = {"tribe_value": [], "item_value": [], "path_value": []}
+    tables = {"tribe_value": [], "item_value": [], "path_value": [], "goal_rate": []}
     bound = cost = np.zeros(1, dtype=np.int64)
     for members, member_of_slot in groups:
         for slot in np.flatnonzero(member_of_slot >= 0):
@@ -101,52 +99,26 @@ def _seat_kinds(groups, n_strategies, t):
 
 def compiled_play(game, state, groups, keys, n_strategies, counts=None):
     """``play_to_end``'s work: int64[B] decisions of each game (``state`` played in place), or None.
-    A plan's ``goal`` decisions (rule 4, paused by the kernel) are made by the runner's own step
-    (``runner.choose_actions``: the plan's Python rule), then the kernel plays on. ``counts``
-    (int64[B, slots, 2, abilities + 1], zeros) receives the activations and offers per slot
-    (``recall_kernel.play_batch``), for analyses/recall_plans.py."""
-    from sim.core.runner import choose_actions
+    ``counts`` (int64[B, slots, 2, abilities + 1], zeros) receives the activations and offers per
+    slot (``recall_kernel.play_batch``), for analyses/recall_plans.py."""
     from strategies import recall_kernel
     t = state.t
     seats = _seat_kinds(groups, n_strategies, t)
     if seats is None or (seats[0] == recall_kernel.RANDOM).all():
         return None                       # all random: the game's own play_uniform (RandomStrategy)
-    kinds, weights, ints, plan_f, (tribe_v, item_v, path_v), bound, cost = seats
+    kinds, weights, ints, plan_f, (tribe_v, item_v, path_v, goal_v), bound, cost = seats
     from strategies.recall_plans import goal_tables
     gk, gn, gi = goal_tables(t)
     vt, stab = _kernel_tables(t)
     keys = np.ascontiguousarray(keys, dtype=np.uint64)
     decisions = np.zeros(state.batch, dtype=np.int64)
-    active = np.ones(state.batch, dtype=np.bool_)
-    use0 = t.action_names.index(f"use:{t.ability_names[0]}")
     n_ab = len(t.ability_names)
-    span = np.array([use0, n_ab], dtype=np.int64)
+    span = np.array([t.action_names.index(f"use:{t.ability_names[0]}"), n_ab], dtype=np.int64)
     tally = np.zeros((0, n_strategies, 2, n_ab + 1), dtype=np.int64) if counts is None else counts
-    while True:
-        paused = recall_kernel.play_batch(state.m, state.hidden, state.legal, t.C, t.tab, t.atoms, keys, n_strategies,
-                                          kinds, weights, vt, stab, len(t.content.map.slots), decisions, active,
-                                          ints, plan_f, tribe_v, item_v, path_v, bound, cost, gk, gn, gi, span,
-                                          tally)
-        rows = np.flatnonzero(paused)
-        if not len(rows):
-            return decisions
-        part = take(state, rows)
-        actions = choose_actions(game, part, np.ones(len(rows), dtype=bool), groups, keys[:, rows], decisions[rows],
-                                 n_strategies)
-        if counts is not None:                 # the paused decisions counted as the kernel counts
-            slot = (part.m[:, st.G_START_SLOT] + np.maximum(part.m[:, st.G_DEC], 0)) % t.config.players
-            for r, b in enumerate(rows):
-                if slot[r] < n_strategies:
-                    counts[b, slot[r], 1, :n_ab] += part.legal[r, use0:use0 + n_ab]
-                    counts[b, slot[r], 1, n_ab] += part.legal[r, -1]
-                    a = int(actions[r])
-                    if a == t.A - 1 or use0 <= a < use0 + n_ab:
-                        counts[b, slot[r], 0, n_ab if a == t.A - 1 else a - use0] += 1
-        part = game.step(part, actions)
-        for name in ("m", "hidden", "legal"):
-            getattr(state, name)[rows] = getattr(part, name)
-        decisions[rows] += 1
-        active = paused.astype(np.bool_)
+    recall_kernel.play_batch(state.m, state.hidden, state.legal, t.C, t.tab, t.atoms, keys, n_strategies, kinds,
+                             weights, vt, stab, len(t.content.map.slots), decisions, ints, plan_f, tribe_v, item_v,
+                             path_v, goal_v, bound, cost, gk, gn, gi, span, tally)
+    return decisions
 
 
 generic.COMPILED_LOOKAHEAD["recall"] = play_to_end

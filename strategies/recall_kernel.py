@@ -11,11 +11,8 @@ makes at each decision the choice the runner's loop would make with the Python s
   ``kernel/flow.py``'s ``apply`` + ``advance``, the engine's own step), each result valued for the decider (``kernel/value.py``'s ``seat_value`` with the seat's
   weights), the best kept, ties broken by ``1e-9 x u_a`` as ``strategies.base.argmax_tiebreak``.
 
-* a plan seat (``strategies.recall_plans``): the lookahead above with the plan's five rules
-  (``_plan_values``; ``recall_plans._Plan._choose`` calls the same code per row through ``plan_tables``);
-  at a ``goal`` decision (rule 4, which counts the goals on the scored end state) the game
-  pauses: ``play_batch`` leaves it there with ``paused[b] = 1`` and the caller makes that one
-  decision in Python (``strategies.recall.compiled_play``), then plays on.
+* a plan seat (``strategies.recall_plans``): the lookahead above with the plan's six rules
+  (``_plan_values``; ``recall_plans._Plan._choose`` calls the same code per row through ``plan_tables``).
 
 ``u``, ``u_a``: the seat's ``StrategyRng`` draws at the game's decision counter
 (``uniform(key, 1024 x decisions + a)``; ``decisions`` in and out, per game). Seat kinds and
@@ -49,24 +46,33 @@ RANDOM, LOOKAHEAD, PLAN = 0, 1, 2
 # the custom draft RC-V2..V5, 0 none), Dorian's ability index (-1 none)
 (PI_HORIZON, PI_USE0, PI_NAB, PI_OPT0, PI_DRAFT, PI_DORIAN, PI_N) = range(7)
 DRAFT_PAIRS, DRAFT_ELEMENTS = 1, 2
+# ``gi`` of ``recall_plans.goal_tables``: goal points (solo: RC-V13's), 1 when the stones goal counts
+# them in total (RC-A58), map slots, rounds of the game, 1 in solo
+(GI_POINTS, GI_TOTAL, GI_SLOTS, GI_ROUNDS, GI_SOLO, GI_N) = range(6)
 STOPPED = -1e9                           # kernel/value.py's value of a stopped state
-WASTED = STOPPED / 2                     # an activation that does nothing: below every real option
+WASTED = STOPPED / 2                     # an activation that changes nothing: below every real option
+NO_KIND = -99                            # ``_continued``'s ``until`` when it stops only at its own kinds
 
 
 @njit(cache=True)
-def _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon, C, tab, atoms):
+def _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon, C, tab, atoms, goal, gk, gn, gi,
+               rate, until, phase):
     """Rule 5 of strategies/recall_plans.py for one trial (``tg``, ``th``, ``tlg``, played on in place):
     up to ``horizon`` greedy steps of seat ``me`` while it decides its own turn and the kind is not a
     stop kind; each step the legal action of best value + 1e-9 x ((u0 x 7919 + 0.618.. x (a + 1) x
-    (step + 1)) mod 1), the first of equal scores (np.argmax). Returns the value at the end.
+    (step + 1)) mod 1), the first of equal scores (np.argmax); a value is ``_valued``'s (with the goal
+    cards' chance, rule 4). Stops also where the kind is ``until`` or the phase ``phase`` (``NO_KIND``:
+    never). Returns
+    (the value at the end, the steps taken).
     ``cg``..``blg``: scratch rows; the best trial's result is kept (the engine is deterministic, so it
     is the state the pick leads to) instead of playing the pick again."""
     A = tlg.shape[0]
     for step in range(horizon):
         k = tg[st.G_KIND]
         if (k < 0 or k == st.K_MAIN or k == st.K_PATH or k == st.K_GOAL or k == st.K_DRAFT
-                or k == st.K_START_FIELD or k == st.K_STOP or tg[st.G_DEC] != me or tg[st.G_ACTIVE] != me):
-            break
+                or k == st.K_START_FIELD or k == st.K_STOP or k == until or tg[st.G_PHASE] == phase
+                or tg[st.G_DEC] != me or tg[st.G_ACTIVE] != me):
+            return _valued(tg, th, me, n, w, vt, goal, gk, gn, gi, rate), step
         best = -np.inf
         pick = -1
         for x in range(A):
@@ -76,7 +82,7 @@ def _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon,
             copy_row(ch, th)
             apply(cg, ch, C, tab, atoms, x)
             advance(cg, ch, clg, C, tab, atoms)
-            v = seat_value(cg, ch, me, n, w, vt)
+            v = _valued(cg, ch, me, n, w, vt, goal, gk, gn, gi, rate)
             tie = (u0 * 7919.0 + 0.6180339887 * (x + 1) * (step + 1)) % 1.0
             score = v + 1e-9 * tie
             if score > best or pick < 0:
@@ -92,7 +98,38 @@ def _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon,
         copy_row(tg, bg)
         copy_row(th, bh)
         copy_row(tlg, blg)
-    return seat_value(tg, th, me, n, w, vt)
+    return _valued(tg, th, me, n, w, vt, goal, gk, gn, gi, rate), horizon
+
+
+@njit(cache=True)
+def _valued(g, h, me, n, w, vt, goal, gk, gn, gi, rate):
+    """A plan's value of a position: ``seat_value`` plus ``goal`` x the goal cards' chance (rule 4,
+    ``goal_chance``); a stopped position stays ``STOPPED``."""
+    v = seat_value(g, h, me, n, w, vt)
+    if goal != 0.0 and v > STOPPED:
+        v = v + goal * goal_chance(g, h, me, gk, gn, gi, rate)
+    return v
+
+
+@njit(cache=True)
+def _no_effect(sg, tg, own, ab, n_ab):
+    """Whether a trial ``tg`` (where the activation is resolved) leaves seat ``own``'s position as in ``sg``
+    but for an activation's cost (stones from the skill field, RC-R61..R64, and the counts of
+    ability ``ab``'s uses; ``ab`` = ``n_ab`` for a ring): its seat block, the pieces it has on the
+    board outside it (pigs and pig farms, RC-R210) and the turn's items still to resolve unchanged."""
+    if tg[st.G_PEND_N] != sg[st.G_PEND_N]:
+        return False
+    for c in range(st.SW):
+        if c == st.P_SKILL or c == st.P_PLACED:
+            continue
+        if ab < n_ab and (c == st.P_USES + ab or c == st.P_ACTS + ab):
+            continue
+        if tg[own + c] != sg[own + c]:
+            return False
+    for c in range(st.F_PIGS_ON, st.G_FARMS + 1):
+        if tg[c] != sg[c]:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -114,13 +151,13 @@ def _bits(x):
 
 
 @njit(cache=True)
-def goal_progress(g, h, me, gk, gn, gi):
-    """``recall_plans`` Param ``goal``'s term without the Param: goal points x count / n (at most 1) of
-    the best goal card seat ``me`` holds (``h``'s goal cards), by cheap counts of row ``g``
-    (camps: the camp rewards received). ``gk``/``gn``: kind index and n per goal card;
-    ``gi``: (goal points, 1 when stones count in total, map slots)."""
+def goal_counts_row(g, me, gi, count):
+    """What each goal kind counts for seat ``me`` in row ``g`` into ``count`` (int64[11],
+    content_types.GOAL_KINDS order), by cheap counts of the row: ``scoring.goal_counts`` but camps as
+    the camp rewards received and monuments as those built (the scoring counts the camps next to own
+    buildings and the monument tiles too, nearly the same). ``gi``: ``recall_plans.goal_tables``."""
     base = st.SEAT0 + me * st.SW
-    count = np.zeros(11, np.int64)              # content_types.GOAL_KINDS order
+    count[:] = 0
     for c in range(4):
         a = g[base + st.P_ARTS + c]
         count[0] = max(count[0], a) if c else a
@@ -131,7 +168,7 @@ def goal_progress(g, h, me, gk, gn, gi):
         count[2] += x > 0
         total += x
         most = max(most, x) if c else x
-    count[3] = total if gi[1] else most
+    count[3] = total if gi[GI_TOTAL] else most
     for j in range(6):
         count[4] += g[base + st.P_UPG + j] >= 0
         count[7] += g[base + st.P_SLOT + j] >= 0
@@ -142,25 +179,73 @@ def goal_progress(g, h, me, gk, gn, gi):
     for t in range(3):
         count[8] += g[base + st.P_UNLOCK + t]
     count[9] = _bits(g[base + st.P_CAMPS])
-    for k in range(gi[2]):
+    for k in range(gi[GI_SLOTS]):
         built = False
         for i in range(7):
             built = built or g[base + st.P_BLD + 7 * k + i] > 0
         count[10] += built
-    got = 0.0
-    for j in range(3):
-        card = h[st.H_GOALS + 3 * me + j]
-        progress = min(count[gk[max(card, 0)]] / gn[max(card, 0)], 1.0) if card >= 0 else 0.0
-        got = max(got, progress) if j else progress
-    return gi[0] * got
 
 
 @njit(cache=True)
-def goal_progress_rows(m, hidden, players, gk, gn, gi):
-    """float[B]: ``goal_progress`` per row (``recall_plans._Plan._goal_progress``)."""
+def _at_least(m, lam):
+    """P(X >= m) for X Poisson(``lam``): the chance of gaining ``m`` more components when ``lam`` are
+    expected; 1 when nothing is missing."""
+    if m <= 0:
+        return 1.0
+    term = np.exp(-lam)
+    below = term
+    for k in range(1, m):
+        term *= lam / k
+        below += term
+    return max(1.0 - below, 0.0)
+
+
+@njit(cache=True)
+def goal_chance(g, h, me, gk, gn, gi, rate):
+    """Rule 4's value of the goal cards seat ``me`` holds in ``g``/``h`` (its own cards, in the
+    observation, RC-A68): goal points x the chance of meeting them at the end, each card's chance
+    ``_at_least(missing, rate[card] x rounds left)`` (``rate``: the plan's components per round for
+    the card's kind), so the last missing component is worth much, the first little and nothing once
+    met. Before the goal round (RC-R189) the better held card counts (the one to keep), after it the
+    kept one; solo (RC-V13..V15, RC-A54) the best pair of held cards, both to be met: the product of
+    their chances, or for two cards of one resource (artifacts, stones; RC-V15: one component for
+    one card) the chance of the components both need together."""
+    count = np.zeros(11, np.int64)
+    goal_counts_row(g, me, gi, count)
+    rounds = max(gi[GI_ROUNDS] - g[st.G_ROUND], 0)
+    best = 0.0
+    for i in range(3):
+        a = h[st.H_GOALS + 3 * me + i]
+        if a < 0:
+            continue
+        ka = gk[a]
+        if not gi[GI_SOLO]:
+            best = max(best, _at_least(gn[a] - count[ka], rate[a] * rounds))
+            continue
+        for j in range(i + 1, 3):
+            b = h[st.H_GOALS + 3 * me + j]
+            if b < 0:
+                continue
+            kb = gk[b]
+            group = ka // 2 if ka < 4 and kb < 4 and ka // 2 == kb // 2 else -1    # 0 artifacts, 1 stones
+            if group >= 0:
+                have = 0
+                for c in range(4 if group == 0 else 3):
+                    have += g[st.SEAT0 + me * st.SW + (st.P_ARTS if group == 0 else st.P_STONES) + c]
+                need = max(gn[a] - count[ka], gn[b] - count[kb], gn[a] + gn[b] - have)
+                p = _at_least(need, max(rate[a], rate[b]) * rounds)
+            else:
+                p = _at_least(gn[a] - count[ka], rate[a] * rounds) * _at_least(gn[b] - count[kb], rate[b] * rounds)
+            best = max(best, p)
+    return gi[GI_POINTS] * best
+
+
+@njit(cache=True)
+def goal_chance_rows(m, hidden, players, gk, gn, gi, rate):
+    """float[B]: ``goal_chance`` per row (``recall_plans._Plan._goal_chance``)."""
     out = np.zeros(m.shape[0])
     for b in range(m.shape[0]):
-        out[b] = goal_progress(m[b], hidden[b], players[b], gk, gn, gi)
+        out[b] = goal_chance(m[b], hidden[b], players[b], gk, gn, gi, rate)
     return out
 
 
@@ -225,15 +310,17 @@ def _unlock_value(og, sg, tg, own, tribe_v, fifth):
 
 @njit(cache=True)
 def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, u0, w, vt, C, tab, atoms,
-                 ints, pf, tribe_v, item_v, path_v, event_bound, fixed_cost, gk, gn, gi, out):
+                 ints, pf, tribe_v, item_v, path_v, goal_v, event_bound, fixed_cost, gk, gn, gi, out):
     """The plan's value of each legal action into ``out`` (-inf where illegal): ``og`` the observation's
     row, ``sg``/``sh``/``slg`` the state sampled from it; every legal action tried and valued (after
-    the continuation for the plan kinds and activations, rule 5; Param ``goal``'s progress term at
-    the end), the activation bonus (rule 2) and rules 1-3 added. ``pf``: (ability, goal). Rule 4
-    (a goal decision's discard) is added by the caller (``recall_plans._Plan._goal_bonus``). A Dorian
-    activation that places no pig farm (no grain field fits, RC-R210: the ability does nothing but
-    its cost is paid) is wasted: ``WASTED``, below every real option (the continuation after it, rule 5,
-    would otherwise let it tie with or beat the options it only postpones)."""
+    the continuation for the plan kinds and activations, rule 5), with the goal cards' chance (rule 4,
+    ``goal_chance`` with the per-card rates ``goal_v``: at a goal decision the trial holds the kept
+    cards), the activation bonus (rule 2) and rules 1-3 added. ``pf``: (ability, goal). An activation
+    whose trial, where it is resolved, changes nothing but its cost (``_no_effect``: e.g. Lexander with
+    no crystal to upgrade), or a Dorian activation that places no farm (RC-R210; at a closing window
+    the flow moves on, which ``_no_effect`` counts as a change), is ``WASTED``, below every real
+    option: the continuation after it (rule 5) would otherwise let it tie with or beat the options
+    it only postpones, and the bonus reward it."""
     A = slg.shape[0]
     kind = og[st.G_KIND]
     horizon, use0, n_ab, opt0 = ints[PI_HORIZON], ints[PI_USE0], ints[PI_NAB], ints[PI_OPT0]
@@ -280,25 +367,39 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, 
         left = tg[own + st.P_SKILL]
         v = seat_value(tg, th, me, n, w, vt)
         activation = (x >= use0 and x < use0 + n_ab) or x == A - 1
+        wasted = False
         if horizon > 0 and (plan_kind or activation) and v > STOPPED:
-            v = _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon, C, tab, atoms)
+            # an activation: first to where its effect is resolved (the decision's kind or phase again),
+            # checked there for no effect, then on with the rest of the turn (rule 5)
+            v, used = _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon, C, tab, atoms, goal,
+                                 gk, gn, gi, goal_v, kind if activation else NO_KIND,
+                                 sg[st.G_PHASE] if activation else NO_KIND)
+            if activation:
+                wasted = _no_effect(sg, tg, own, min(x - use0, n_ab), n_ab)
+                if used < horizon and v > STOPPED:
+                    v, used = _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon - used, C,
+                                         tab, atoms, goal, gk, gn, gi, goal_v, NO_KIND, NO_KIND)
+        elif v > STOPPED:
+            wasted = activation and _no_effect(sg, tg, own, min(x - use0, n_ab), n_ab)
+            if goal != 0.0:                         # the one step's position with the goal cards' chance
+                v = v + goal * goal_chance(tg, th, me, gk, gn, gi, goal_v)
         if v > STOPPED:
             v = v + _unlock_value(og, sg, tg, own, tribe_v, C[C_FIFTH])
-        if goal != 0.0 and v > STOPPED:             # after the continuation, or of the one step
-            v = v + goal * goal_progress(tg, th, me, gk, gn, gi)
         if activation and v > STOPPED:
             ab = x - use0
             event = ab < n_ab and event_bound[min(max(ab, 0), n_ab - 1)] != 0      # as np.clip there
-            wasted = ab == ints[PI_DORIAN] and tg[st.G_FARMS] == sg[st.G_FARMS] and tg[st.G_KIND] != st.K_ABILITY_FIELD
             v = v + (ability if event or left >= reserve else -ability)
-            if wasted:                              # the continuation's edge would still choose it
+            # Dorian with no farm placed (RC-R210): also where the window closes after it and the flow
+            # moves on (turn end, recharge), which ``_no_effect`` sees as a change
+            dorian = ab == ints[PI_DORIAN] and tg[st.G_FARMS] == sg[st.G_FARMS] and tg[st.G_KIND] != st.K_ABILITY_FIELD
+            if wasted or dorian:                    # the cost paid for nothing
                 v = WASTED
         out[x] = v + bonus[x]
 
 
 @njit(cache=True)
 def plan_tables(om, sm, shid, slegal, players, u0, which, weights, plan_ints, plan_f, tribe_v, item_v, path_v,
-                event_bound, fixed_cost, gk, gn, gi, C, tab, atoms, vt):
+                goal_v, event_bound, fixed_cost, gk, gn, gi, C, tab, atoms, vt):
     """float[B, A]: ``_plan_values`` of each row (observation ``om[b]``, sampled state ``sm``/``shid``/
     ``slegal``, decider ``players[b]``, the plan of member ``which[b]``): the step-by-step path
     (``recall_plans._Plan._choose``) calls the kernel's own rules."""
@@ -319,17 +420,17 @@ def plan_tables(om, sm, shid, slegal, players, u0, which, weights, plan_ints, pl
         k = which[b]
         _plan_values(om[b], sm[b], shid[b], slegal[b], tg, th, tlg, cg, ch, clg, bg, bh, blg, players[b], n, u0[b],
                      weights[k], vt,
-                     C, tab, atoms, plan_ints[k], plan_f[k], tribe_v[k], item_v[k], path_v[k], event_bound, fixed_cost,
+                     C, tab, atoms, plan_ints[k], plan_f[k], tribe_v[k], item_v[k], path_v[k], goal_v[k], event_bound,
+                     fixed_cost,
                      gk, gn, gi, out[b])
     return out
 
 
 @njit(cache=True)
 def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weights, vt, stab, n_slots,
-               decisions, active, plan_ints, plan_f, tribe_v, item_v, path_v, event_bound, fixed_cost, gk, gn, gi, span,
+               decisions, plan_ints, plan_f, tribe_v, item_v, path_v, goal_v, event_bound, fixed_cost, gk, gn, gi, span,
                counts):
-    """Every ``active`` game of the batch to its end or to a plan's ``goal`` decision (module doc),
-    in place; ``decisions`` counted on; returns int64[B], 1 where a game paused at a plan's goal.
+    """Every game of the batch to its end (module doc), in place; ``decisions`` counted on.
     ``counts`` int64[B, slots, 2, abilities + 1] (or of length 0: not counted) adds up per game and
     slot the activations chosen ([.., 0, a]: ``use:a``, last ``ring``) and the decisions where each
     was legal ([.., 1, a]), as analyses/recall_plans.py counts them; ``span`` = (first ``use:``, abilities)."""
@@ -352,12 +453,9 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
     seat_chests = np.zeros(st.MAXP, np.int64)
     goals = np.zeros(3, np.int64)
     goal_n = np.zeros(st.MAXP, np.int64)
-    paused = np.zeros(B, np.int64)
     values = np.empty(A)
     work = np.empty(scratch_size(stab), np.int64)         # the deal's scratch, once per batch
     for b in range(B):
-        if not active[b]:
-            continue
         g, h, lg = m[b], hidden[b], legal[b]
         d = decisions[b]
         while g[st.G_KIND] != st.K_DONE and g[st.G_KIND] != st.K_STOP:
@@ -370,9 +468,6 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                 if kinds[slot] == RANDOM:
                     a = uniform_choice(lg, uniform(key, base))
                 elif kinds[slot] == PLAN:
-                    if g[st.G_KIND] == st.K_GOAL:
-                        paused[b] = 1
-                        break
                     skey = np.uint64(uniform(key, base) * 9007199254740992.0)
                     observe_row(g, h, me, n_slots, og, seat_chests, goals, goal_n)
                     copy_row(sg, og)
@@ -380,7 +475,7 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                     _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, uniform(key, base),
                                  weights[slot],
                                  vt, C, tab, atoms, plan_ints[slot], plan_f[slot], tribe_v[slot], item_v[slot],
-                                 path_v[slot], event_bound, fixed_cost, gk, gn, gi, values)
+                                 path_v[slot], goal_v[slot], event_bound, fixed_cost, gk, gn, gi, values)
                     best = -np.inf
                     for x in range(A):                   # strategies.base.argmax_tiebreak, non-finite as 0
                         if not slg[x]:
@@ -427,4 +522,3 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
             advance(g, h, lg, C, tab, atoms)
             d += 1
         decisions[b] = d
-    return paused

@@ -2,7 +2,7 @@
 
 Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the observation,
 ``GAME.sample_state``, never the real one; each legal action tried and valued by
-``sim.games.recall.value``) with its own position-value weights and five rules on top
+``sim.games.recall.value``) with its own position-value weights and six rules on top
 (docs/recall_strategies.md, "Plans"):
 
 1. ``draft``: the value of display pair i is ``tribes[tribe] + items[item]`` (points-equivalents)
@@ -12,27 +12,35 @@ Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the 
 2. abilities: an activation (``use:a`` in any window, Exoskelet at ``payment``, a free
    activation, an event window) gets ``ability`` on top of its value, so an ability whose worth
    the lookahead cannot see (it comes at later decisions) is still used; a stopped trial stays
-   ``value.STOPPED``; a Dorian activation that places no pig farm is valued below every real option (wasted). Items gained at a third field (``item``) are chosen by ``items`` too;
+   ``value.STOPPED``; an activation whose trial, where it is resolved, changes nothing but its cost
+   (the player's seat, pieces on the board, pending items; e.g. Lexander with no crystal to
+   upgrade), or a Dorian activation that places no pig farm, is valued below every real option
+   (wasted). Items gained at a third field (``item``) are chosen by ``items`` too;
 3. ``path``: the lookahead value of each card (the path's points if scored now) plus
    ``paths[card]`` for the card's later growth under the plan's aim;
-4. ``goal``: each discard option is worth its reward (the lookahead) plus ``goal_points`` x the
-   chance of meeting the kept card(s): the progress now (count / n, from the sampled state)
-   plus ``goals[kind]``, the plan's fit, capped at 1 (solo: the product over the kept cards);
+4. goal cards (RC-E29, RC-R189, solo RC-V13..V15): every valued position gets ``goal`` x goal
+   points x the chance of meeting the goal card(s): per card P(Poisson(rate x rounds left) >=
+   what is still missing), the rate ``goal_rates[kind] x (1 + goals[kind])`` (components of the
+   kind gained per round; ``goals`` the plan's fit), so the last missing component is worth much
+   and the first little; before the goal round the better held card, after it the kept one;
+   solo the best pair of held cards, both to be met (one component for one card). A goal
+   decision's discard option is so worth its bottom reward (the lookahead) plus the chance of
+   what it keeps (``recall_kernel.goal_chance``);
 5. turn plans: a ``main`` choice (which card into which slot, or the recall), a development
    action's type and field, the ``units`` split and every ability activation are valued after a
    greedy continuation of ``horizon`` steps on the sampled state
    (the plan's own one-step choice at each of its decisions) until the turn's active player
    changes, another seat decides, the next ``main``, ``path`` or ``goal`` comes, or the game
-   ends; so a card's items and the field's items are chained before they are compared;
+   ends (each step valued with rule 4 too); so a card's items and the field's items are chained
+   before they are compared;
 6. old tribes (RC-S36, RC-R169): a trial that unlocks an old tribe gains ``tribes[its tribe]``
    when the viewer sees it (revealed, or ``known_old_tribes`` RC-V6), else the mean of
    ``tribes`` over the tribes it may be (RC-A68: from the observation, not the sampled draw).
 
 Without a replay hook the runner plays seats of these plans (beside ``rc_greedy``, ``lookahead``
-and ``random``) in one compiled call: rules 1-3 and 5 (and Param ``goal``) are compiled
-(strategies/recall_kernel.py ``_plan_values``; rule 6 too), and ``_choose`` below, the step-by-step path, calls
-the same code per row (``plan_tables``); rule 4 is Python here (``_goal_bonus``: the goal counts of
-the scored end state), where the whole-game play pauses at each goal decision of a plan.
+and ``random``) in one compiled call: every rule is compiled (strategies/recall_kernel.py
+``_plan_values``), and ``_choose`` below, the step-by-step path, calls the same code per row
+(``plan_tables``).
 
 All numbers are Params (defaults per plan below), set in the experiment file under a seat's
 ``params``; table keys are content ids (tribes.csv, items.csv, path_cards.csv) and goal kinds
@@ -44,15 +52,20 @@ import dataclasses
 
 import numpy as np
 
-from sim.core.game import take
 from sim.core.memo import per_object
-from sim.games.recall import state as st
 from sim.games.recall.content_types import GOAL_KINDS
 from sim.games.recall.engine import abilities
 from strategies import registry
 from strategies.base import argmax_tiebreak
 from strategies.generic import LookaheadParams, LookaheadStrategy
 from strategies.recall import GREEDY_WEIGHTS
+
+# Rule 4's rates: components of each goal kind gained per round (the chance of meeting a card is
+# P(Poisson(rate x rounds left) >= what is missing); a plan's ``goals`` fit raises its kinds' rates).
+GOAL_RATES = {"artifacts_one_colour": 0.08, "artifact_colours": 0.08, "stone_colours": 0.1, "stones": 0.2,
+              "upgrade_tiles": 0.1, "sanctuaries": 0.05, "monuments": 0.05, "key_cards": 0.15, "old_tribes": 0.05,
+              "camps": 0.05, "area_tiles": 0.1}
+
 
 def _table(default: dict):
     return dataclasses.field(default_factory=lambda: dict(default))
@@ -66,18 +79,23 @@ class PlanParams(LookaheadParams):
     tribes: dict = _table({})                # draft: tribe id -> value of owning it
     items: dict = _table({})                 # draft and third-field items: item id -> value
     paths: dict = _table({})                 # path decision: path card id -> bonus for its disc
-    goals: dict = _table({})                 # goal decision: goal kind -> chance added to the progress
+    goals: dict = _table({})                 # goal kind -> the plan's fit: its rate is goal_rates x (1 + fit)
+    goal_rates: dict = _table(GOAL_RATES)    # goal kind -> components gained per round (rule 4's chance)
     ability: float = 1.0                     # bonus per ability activation whose trial does not stop
-    goal: float = 0.0                        # x goal points x progress (count / n) of the best held goal card
+    goal: float = 1.0                        # x goal points x the chance of meeting the goal cards (0: no goal play)
     horizon: int = 6                         # greedy steps after a main / dev / units choice or an activation (0 = one step)
 
     def validate(self):
         if self.horizon < 0:
             return "horizon", "expected a number of steps >= 0"
-        for name in ("tribes", "items", "paths", "goals"):
+        for name in ("tribes", "items", "paths", "goals", "goal_rates"):
             table = getattr(self, name)
             if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in table.values()):
                 return name, "expected a table of numbers"
+        if any(v < 0 for v in self.goal_rates.values()):
+            return "goal_rates", "expected components per round >= 0"
+        if any(v < -1 for v in self.goals.values()):
+            return "goals", "expected fits >= -1 (a rate x (1 + fit) is never negative)"
         return None
 
 
@@ -90,7 +108,8 @@ class _Plan(LookaheadStrategy):
     def __init__(self, game, content, params):
         super().__init__(game, content, params)
         known = {"tribes": [t.id for t in content.tribes], "items": [i.id for i in content.items],
-                 "paths": [c.id for c in content.path_cards], "goals": list(GOAL_KINDS)}
+                 "paths": [c.id for c in content.path_cards], "goals": list(GOAL_KINDS),
+                 "goal_rates": list(GOAL_KINDS)}
         for name, ids in known.items():
             bad = sorted(set(getattr(params, name)) - set(ids))
             if bad:
@@ -98,7 +117,8 @@ class _Plan(LookaheadStrategy):
         self.tribe_value = np.array([params.tribes.get(i, 0.0) for i in known["tribes"]] + [0.0])
         self.item_value = np.array([params.items.get(i, 0.0) for i in known["items"]] + [0.0])
         self.path_value = np.array([params.paths.get(i, 0.0) for i in known["paths"]])
-        self.goal_fit = np.array([params.goals.get(GOAL_KINDS[c.kind], 0.0) for c in content.goal_cards])
+        self.goal_rate = np.array([params.goal_rates.get(GOAL_KINDS[c.kind], 0.0)
+                                   * (1.0 + params.goals.get(GOAL_KINDS[c.kind], 0.0)) for c in content.goal_cards])
         source = abilities(content)[1]
         self.event_bound = np.array([bool(x.event) for x in source])
         self.fixed_cost = np.array([bool(x.hexagon) for x in source])
@@ -115,66 +135,39 @@ class _Plan(LookaheadStrategy):
         return ints, np.array([self.params.ability, self.params.goal], dtype=np.float64)
 
     def _choose(self, obs, legal, rng, members, which):
-        """Rules 1-3 and 5 (and the ``goal`` Param) are the kernel's (``recall_kernel.plan_tables``, the
-        code the compiled whole-game play runs); rule 4 is added here for the goal decisions."""
+        """Every rule is the kernel's (``_values``), the best legal action kept as the lookahead does."""
+        u = rng.uniform(legal.shape[1])
+        table = self._values(obs, legal, u[:, 0], members, which)
+        return argmax_tiebreak(np.where(np.isfinite(table), table, 0.0), legal, u)
+
+    def _values(self, obs, legal, u0, members, which):
+        """float[B, A]: the plan's value of each action (-inf where illegal) on a state sampled from
+        ``obs`` with the keys ``floor(u0 x 2**53)``, row r by member ``which[r]`` of ``members``:
+        ``recall_kernel.plan_tables``, the code the compiled whole-game play runs."""
         from sim.games.recall import value
         from sim.games.recall.kernel import value as kvalue
         from strategies import recall_kernel as rk
         from strategies.recall import _kernel_tables
-        b, a = legal.shape
         t = obs.t
-        u = rng.uniform(a)
-        state = self.game.sample_state(obs, (u[:, 0] * 2**53).astype(np.uint64))
+        state = self.game.sample_state(obs, (u0 * 2**53).astype(np.uint64))
         numbers = [m.kernel_numbers(t) for m in members]
         weights = np.array([[w[k] for k in kvalue.WEIGHTS] for w in (value._weights(m.params.weights) for m in members)])
         stack = lambda name: np.stack([getattr(m, name) for m in members]).astype(np.float64)  # noqa: E731
-        table = rk.plan_tables(np.ascontiguousarray(obs.m), state.m, state.hidden, np.ascontiguousarray(legal),
-                               np.asarray(obs.player, dtype=np.int64), np.ascontiguousarray(u[:, 0]),
-                               np.asarray(which, dtype=np.int64), weights, np.stack([x[0] for x in numbers]),
-                               np.stack([x[1] for x in numbers]), stack("tribe_value"), stack("item_value"),
-                               stack("path_value"), self.event_bound.astype(np.int64), self.fixed_cost.astype(np.int64),
-                               *goal_tables(t), t.C, t.tab, t.atoms, _kernel_tables(t)[0])
-        kind = obs.m[:, st.G_KIND]
-        opt0 = t.action_names.index("opt:0")
-        for k, m in enumerate(members):
-            goal = np.flatnonzero((np.asarray(which) == k) & (kind == st.K_GOAL))
-            if len(goal):
-                table[goal] += m._goal_bonus(obs, state, goal, opt0, a)
-        return argmax_tiebreak(np.where(np.isfinite(table), table, 0.0), legal, u)
+        return rk.plan_tables(np.ascontiguousarray(obs.m), state.m, state.hidden, np.ascontiguousarray(legal),
+                              np.asarray(obs.player, dtype=np.int64), np.ascontiguousarray(u0),
+                              np.asarray(which, dtype=np.int64), weights, np.stack([x[0] for x in numbers]),
+                              np.stack([x[1] for x in numbers]), stack("tribe_value"), stack("item_value"),
+                              stack("path_value"), stack("goal_rate"), self.event_bound.astype(np.int64),
+                              self.fixed_cost.astype(np.int64), *goal_tables(t), t.C, t.tab, t.atoms,
+                              _kernel_tables(t)[0])
 
-    def _goal_progress(self, s, players):
-        """Param ``goal``'s term without the Param (``recall_kernel.goal_progress``): goal points x
-        count / n, at most 1, of the best goal card seat ``players[r]`` holds, by cheap counts of
-        the state rows (camps: the camp rewards received; the scoring counts the camps next to own
-        buildings, nearly the same). The player's own cards: in a sampled state they are the real
-        ones, known to the viewer."""
+    def _goal_chance(self, s, players):
+        """Rule 4's term without Param ``goal`` (``recall_kernel.goal_chance``) per row of state ``s``
+        for seat ``players[r]``: goal points x the chance of meeting its goal cards. The player's own
+        cards: in a sampled state they are the real ones, known to the viewer (RC-A68)."""
         from strategies import recall_kernel as rk
-        return rk.goal_progress_rows(s.m, s.hidden, np.asarray(players, dtype=np.int64), *goal_tables(s.t))
-
-    # ---- rule 4, on the sampled state ------------------------------------------------------------------
-
-    def _goal_bonus(self, obs, state, rows, opt0, a):
-        """Rule 4: per discard option, goal points x the chance of meeting what is kept."""
-        from sim.games.recall.game import end_state
-        from sim.games.recall.scoring import goal_counts, scoring_tables
-        sc = scoring_tables(obs.t.content)
-        sub = take(state, rows)
-        me = np.asarray(obs.player)[rows]
-        counts = goal_counts(sc, end_state(sub), obs.t.config.goal_stones)[np.arange(len(rows)), me]   # [r, G]
-        chance = np.clip(np.minimum(counts / sc.goal_n, 1.0) + self.goal_fit[None, :], 0.0, 1.0)
-        held = obs.goals[rows]                                                        # [r, 3], -1 none
-        solo = obs.t.config.players == 1
-        points = sc.goal_points_solo if solo else sc.goal_points
-        out = np.zeros((len(rows), a))
-        for i in range(held.shape[1]):
-            keep = [j for j in range(held.shape[1]) if j != i]
-            c = np.where(held[:, keep] >= 0, chance[np.arange(len(rows))[:, None], np.maximum(held[:, keep], 0)], np.nan)
-            if solo:
-                got = np.nanprod(c, axis=1)
-            else:
-                got = np.nanmax(np.where(np.isnan(c), -np.inf, c), axis=1)
-            out[:, opt0 + i] = np.where(held[:, i] >= 0, points * got, 0.0)
-        return out
+        return rk.goal_chance_rows(s.m, s.hidden, np.asarray(players, dtype=np.int64), *goal_tables(s.t),
+                                   self.goal_rate)
 
 
 _Plan.group = _Plan
@@ -182,11 +175,16 @@ _Plan.group = _Plan
 
 @per_object
 def goal_tables(t) -> tuple:
-    """(kind index int64[G], n int64[G], (goal points, 1 when stones count in total, map slots)) for
-    ``recall_kernel.goal_progress``, from the run's tables ``t``."""
+    """(kind index int64[G], n int64[G], ``recall_kernel.GI_*`` numbers) for ``recall_kernel.goal_chance``,
+    from the run's tables ``t``."""
     from sim.games.recall.scoring import scoring_tables
+    from strategies import recall_kernel as rk
     sc = scoring_tables(t.content)
-    info = np.array([sc.goal_points, t.config.goal_stones == "total", len(t.content.map.slots)], dtype=np.int64)
+    solo = t.config.players == 1
+    info = np.zeros(rk.GI_N, dtype=np.int64)
+    info[[rk.GI_POINTS, rk.GI_TOTAL, rk.GI_SLOTS, rk.GI_ROUNDS, rk.GI_SOLO]] = [
+        sc.goal_points_solo if solo else sc.goal_points, t.config.goal_stones == "total", len(t.content.map.slots),
+        t.content.time_board.spaces - 1, solo]
     return np.ascontiguousarray(sc.goal_kind, dtype=np.int64), np.ascontiguousarray(sc.goal_n, dtype=np.int64), info
 
 

@@ -89,11 +89,12 @@ def test_a_plan_holding_dorian_places_a_pig_farm_at_each_activation_RC_R210():
     grain field fits (RC-R210: then it does nothing, its cost paid). rc_builder made to draft it
     (``tribes`` Dorian 20, a Dorian pair set on each display, the pairs draft RC-S33) in 16 seeded
     2-player games against rc_greedy: every activation it chooses places a farm (activations of the
-    holder = farms, in games where only it holds Dorian), and it places some."""
+    holder = farms, in games where only it holds Dorian), and it places some. Without goal play
+    (``goal = 0``): with it the plan places 1 farm in these games, too few to read rule 2 from."""
     from sim.core.runner import strategy_groups
     from strategies.generic import LookaheadStrategy
     config, content = setup(2)
-    strategies = [registry.make("rc_builder", {"tribes": {"Dorian": 20.0}}, GAME, content),
+    strategies = [registry.make("rc_builder", {"tribes": {"Dorian": 20.0}, "goal": 0.0}, GAME, content),
                   registry.make("rc_greedy", {}, GAME, content)]
     seed, ids = 4, np.arange(16)
     keys = np.stack([rng.stream_keys(seed, ids, "strategy", k) for k in range(2)])
@@ -111,3 +112,32 @@ def test_a_plan_holding_dorian_places_a_pig_farm_at_each_activation_RC_R210():
     acts, farms = s.m[rows, mine + st.P_ACTS + ab][only], s.m[only, st.G_FARMS]
     np.testing.assert_array_equal(acts, farms)
     assert farms.sum() >= 2, farms
+
+
+def test_an_activation_that_changes_nothing_is_never_chosen_RC_R61_RC_R64():
+    """Rule 2 (``recall_kernel._no_effect``): an activation whose trial (after rule 5's continuation)
+    leaves the player's seat and board pieces as they were, but for its cost (skill stones, RC-R61,
+    RC-R64), gets no bonus: it is ``WASTED``. At the first main decision of 4 games the decider is given
+    Lexander (UPC:1, upgrade a crystal) and 3 skill stones: with no white or red crystal there is
+    nothing to upgrade, so ``use:Lexander`` is wasted and not chosen; with 2 white crystals it
+    upgrades one, a real option (above ``WASTED``) with the activation bonus on top."""
+    from tests.test_recall_plans import _play_until
+    s, content = _play_until(2, st.K_MAIN, 6, games=4)
+    lex = s.t.ability_names.index("Lexander")
+    use = s.t.action_names.index("use:Lexander")
+    me = GAME.decider(s)
+    plan = registry.make("rc_keys", {}, GAME, content)
+    for white, wasted in ((0, True), (2, False)):
+        for b in range(s.batch):
+            own = st.SEAT0 + int(me[b]) * st.SW
+            s.m[b, own + st.P_OWN + lex] = 1
+            s.m[b, own + st.P_USES + lex] = 0
+            s.m[b, own + st.P_SKILL] = 3
+            s.m[b, own + st.P_CR:own + st.P_CR + 3] = [white, 0, 1]
+        s.m[:, st.G_RECHARGED] = 0
+        s.legal[:, use] = True                         # payable (RC-R61): owned, 3 stones for a cost of 1
+        obs = GAME.observe(s, me)
+        values = plan._values(obs, s.legal, np.full(s.batch, 0.25), [plan], np.zeros(s.batch, dtype=np.int64))
+        assert ((values[:, use] == rk.WASTED) == wasted).all(), (white, values[:, use])
+        if wasted:
+            assert (decide(plan, s) != use).all()

@@ -154,9 +154,10 @@ def test_path_choice_takes_the_card_of_the_plan_RC_R184():
 def test_goal_choice_keeps_the_card_it_meets_RC_R189_RC_E29():
     """The goal round (RC-R189: discard one of two, keep the other; RC-E29: 15 points if met). The
     decider holds GC1 (2 artifacts of one colour) and GC9 (3 monuments) and has 3 white artifacts
-    and no monument: GC1 is met (chance 1), GC9's chance is its plan fit only (rc_artifacts: 0),
-    so discarding GC9 (its bottom reward R:1) keeps 15 points and discarding GC1 (a chest) keeps
-    none: rc_artifacts discards GC9, whichever place the cards have."""
+    and no monument: GC1 is met (chance 1), GC9 needs three monuments in the 9 rounds left
+    (rule 4: P(Poisson(9 x 0.05) >= 3) < 1%), so discarding GC9 (its bottom reward R:1) keeps
+    15 points and discarding GC1 (a chest) about none: rc_artifacts discards GC9, whichever place
+    the cards have."""
     s, content = _play_until(2, st.K_GOAL, 4)
     goal = {g.id: i for i, g in enumerate(content.goal_cards)}
     me = GAME.decider(s)
@@ -182,23 +183,73 @@ def test_unknown_table_keys_are_refused_naming_the_key():
         registry.make("rc_keys", {"goals": {"stone": 0.5}}, GAME, content)
 
 
-def test_goal_progress_counts_the_best_held_card_RC_E29_RC_E30():
-    """Param ``goal``'s term: goal points (15, RC-E29) x count / n of the best card held, at most 1.
-    Seat 0 holds GC2 (3 artifacts of one colour, RC-E30) and GC9 (3 monuments): with 2 white
-    artifacts and no monument that is 15 x 2/3 = 10; with 5 white artifacts 15 (capped); holding
-    GC9 alone, 0."""
-    config, content = setup(2)
+def _goal_position(players: int, arts, held, rnd: int):
+    """(state, goal ids) of one game: seat 0 with artifacts ``arts`` (per colour), no monument, the goal
+    cards ``held`` (ids), in round ``rnd`` (0-based)."""
+    config, content = setup(players)
     s = GAME.init(config, content, np.arange(1), 5)
     goal = {g.id: i for i, g in enumerate(content.goal_cards)}
-    plan = registry.make("rc_artifacts", {"goal": 1.0}, GAME, content)
     c = st.seat_col(0, st.P_ARTS)
+    s.m[0, c:c + 4] = arts
     s.m[0, st.seat_col(0, st.P_MON)] = 0
-    for arts, held, want in (([2, 0, 0, 0], ["GC2", "GC9"], 10.0), ([5, 0, 0, 0], ["GC9", "GC2"], 15.0),
-                             ([5, 0, 0, 0], ["GC9"], 0.0)):
-        s.m[0, c:c + 4] = arts
-        ids = [goal[g] for g in held] + [-1] * (3 - len(held))
-        s.hidden[0, st.H_GOALS:st.H_GOALS + 3] = ids
-        np.testing.assert_allclose(plan._goal_progress(s, np.array([0])), [want])
+    s.m[0, st.G_ROUND] = rnd
+    s.hidden[0, st.H_GOALS:st.H_GOALS + 3] = [goal[g] for g in held] + [-1] * (3 - len(held))
+    return s, content
+
+
+# rc_artifacts with only these rates: artifacts 0.1 a round (no fit), monuments none
+RATES = {"goals": {"artifacts_one_colour": 0.0, "artifact_colours": 0.0},
+         "goal_rates": {"artifacts_one_colour": 0.1, "artifact_colours": 0.1, "monuments": 0.0}}
+
+
+def test_goal_chance_is_a_threshold_on_what_is_missing_RC_E29_RC_E30():
+    """Rule 4's value (``recall_kernel.goal_chance``): goal points (15, RC-E29) x P(Poisson(rate x
+    rounds left) >= what is missing) of the better held card. Seat 0 holds GC2 (3 artifacts of one
+    colour, RC-E30) and GC9 (3 monuments, rate 0: never): in round 1 of 17 with 2 white artifacts
+    that is 15 x (1 - e^-1.7); with 3 or 5 it is met, 15; holding GC9 alone (after the goal round,
+    RC-R190: only the kept card), 0. In the last round the third artifact is worth more than ten
+    times the first (the last missing component much, the first little)."""
+    value = lambda arts, held, rnd: float(plan._goal_chance(_goal_position(2, arts, held, rnd)[0], [0])[0])  # noqa: E731
+    config, content = setup(2)
+    plan = registry.make("rc_artifacts", RATES, GAME, content)
+    np.testing.assert_allclose(value([2, 0, 0, 0], ["GC2", "GC9"], 0), 15 * (1 - np.exp(-1.7)))
+    assert value([3, 0, 0, 0], ["GC9", "GC2"], 0) == 15.0 == value([5, 0, 0, 0], ["GC2"], 12)
+    assert value([5, 0, 0, 0], ["GC9"], 0) == 0.0
+    last = [value([a, 0, 0, 0], ["GC2"], 16) for a in range(4)]
+    assert last[3] - last[2] > 10 * (last[1] - last[0]) > 0, last
+
+
+def test_solo_goal_chance_needs_both_cards_with_separate_components_RC_V13_RC_V15():
+    """Solo (RC-V13: both kept cards met; RC-V15: a component counts for one card only): GC1 (2
+    artifacts of one colour) and GC3 (3 colours) with artifacts 2 white, 1 red, 1 blue: each card is
+    met alone, but both need 5 artifacts: one is missing, 15 x (1 - e^-(0.1 x 17)); with a third
+    white, both met: 15. GC1 with GC9 (monuments, rate 0): 0 however many artifacts; of three held
+    cards (before the goal round, RC-A54) the best pair counts."""
+    config, content = setup(1)
+    plan = registry.make("rc_artifacts", RATES, GAME, content)
+    value = lambda arts, held: float(plan._goal_chance(_goal_position(1, arts, held, 0)[0], [0])[0])  # noqa: E731
+    np.testing.assert_allclose(value([2, 1, 1, 0], ["GC1", "GC3"]), 15 * (1 - np.exp(-1.7)))
+    assert value([3, 1, 1, 0], ["GC3", "GC1"]) == 15.0
+    assert value([3, 1, 1, 0], ["GC1", "GC9"]) == 0.0
+    assert value([3, 1, 1, 0], ["GC1", "GC9", "GC3"]) == 15.0
+
+
+def test_solo_goal_round_keeps_the_pair_it_can_meet_RC_A54_RC_V15():
+    """Solo goal round (RC-A54: discard 1 of 3, keep 2, both to be met): holding GC1, GC3 and GC9
+    with 2 white, 1 red and 1 blue artifact and no monument, keeping GC1 + GC3 needs one artifact
+    more, any pair with GC9 three monuments (rate 0 here): rc_artifacts discards GC9 wherever it
+    lies (its bottom reward R:1 against a chest or F:2 + W:1 does not outweigh the goal)."""
+    s, content = _play_until(1, st.K_GOAL, 4)
+    goal = {g.id: i for i, g in enumerate(content.goal_cards)}
+    plan = registry.make("rc_artifacts", RATES, GAME, content)
+    for order in (("GC1", "GC3", "GC9"), ("GC9", "GC1", "GC3"), ("GC3", "GC9", "GC1")):
+        for b in range(s.batch):
+            c = st.seat_col(0, st.P_ARTS)
+            s.m[b, c:c + 4] = [2, 1, 1, 0]
+            s.m[b, st.seat_col(0, st.P_MON)] = 0
+            s.m[b, st.seat_col(0, st.P_BLD):st.seat_col(0, st.P_BLD) + st.F_MAX] = 0
+            s.hidden[b, st.H_GOALS:st.H_GOALS + 3] = [goal[g] for g in order]
+        assert (decide(plan, s) == _opt(s, order.index("GC9"))).all(), order
 
 
 def test_the_round_robin_experiment_loads_with_the_four_plans_and_the_baseline():
@@ -223,8 +274,7 @@ def test_the_round_robin_experiment_loads_with_the_four_plans_and_the_baseline()
     (1, ["rc_artifacts"], 4),
 ])
 def test_compiled_plans_choose_as_the_runner_loop(players, seats, games, monkeypatch):
-    """``play_to_end`` with plan seats (the kernel's ``_plan_values``, goal decisions paused to Python)
-    plays the games of the runner's step-by-step loop (``_Plan._choose``) decision for decision: the
+    """``play_to_end`` with plan seats (the kernel's ``_plan_values``, goal decisions too) plays the games of the runner's step-by-step loop (``_Plan._choose``) decision for decision: the
     same final (or stopped) state, game by game, beside rc_greedy and random seats and solo; and the
     runner takes that path (``play_batch`` called)."""
     from sim.core.runner import play_games, strategy_groups
@@ -249,14 +299,14 @@ def test_compiled_plans_choose_as_the_runner_loop(players, seats, games, monkeyp
     assert calls, "the runner did not take the compiled path"
 
 
-def test_a_plan_with_the_goal_param_plays_the_loop_s_games_compiled():
-    """Param ``goal`` (the progress term, valued at the end of each continuation) is compiled too:
-    rc_artifacts with ``goal = 1`` beside rc_greedy, the same final states either way."""
+def test_a_plan_without_goal_play_plays_the_loop_s_games_compiled():
+    """Param ``goal`` = 0 (no goal cards' chance, rule 4, on any position) is compiled too: rc_artifacts
+    with ``goal = 0`` beside rc_greedy, the same final states either way."""
     from sim.core.runner import strategy_groups
     from strategies.generic import LookaheadStrategy
     from tests.test_recall_play import _loop_to_end
     config, content = setup(2)
-    strategies = [registry.make("rc_artifacts", {"goal": 1.0}, GAME, content),
+    strategies = [registry.make("rc_artifacts", {"goal": 0.0}, GAME, content),
                   registry.make("rc_greedy", {}, GAME, content)]
     seed, ids = 2, np.arange(3)
     keys = np.stack([rng.stream_keys(seed, ids, "strategy", k) for k in range(2)])
@@ -269,7 +319,7 @@ def test_a_plan_with_the_goal_param_plays_the_loop_s_games_compiled():
 
 def test_round_robin_counts_the_same_in_compiled_play(monkeypatch):
     """analyses/recall_plans.py ``play_table`` on the compiled path (activations and offers counted in
-    the kernel, goal decisions in Python) gives the rows and the tally of its step-by-step loop."""
+    the kernel) gives the rows and the tally of its step-by-step loop."""
     import analyses.recall_plans as rr
     config, content = setup(2)
     seats = [registry.make("rc_artifacts", {}, GAME, content), registry.make("random", {}, GAME, content)]
