@@ -41,6 +41,7 @@ def play_arms(exp, settings: list[str], games: int, first_game: int = 0) -> pl.D
         share, seconds, spent = seat_games(exp, parse_setting(text), games, first_game)
         frames.append(pl.DataFrame({"arm": text, "game": np.arange(first_game, first_game + games), "share": share,
                                     "rollouts": spent, "seconds": seconds}))
+        print(f"arm {text!r}: win share {share.mean():.3f} in {seconds:.0f} s", file=sys.stderr, flush=True)
     return pl.concat(frames)
 
 

@@ -34,7 +34,7 @@ class SearchParams:
     narrow: int = dataclasses.field(default=4, metadata={"range": (0, 10_000)})   # 0: all legal actions; k: after samples each, the rest on the k best
     margin: float = dataclasses.field(default=0.0, metadata={"range": (0.0, 100.0)})  # weight of the score margin (in [-1, 1]) next to the win share
     prior: float = dataclasses.field(default=0.05, metadata={"range": (0.0, 1.0)})  # value bonus of the rollout policy's own choice (always a candidate): another action must beat it by more
-    halving: bool = False                       # false: budget split evenly over the candidates; true: sequential halving (rounds, the worse half dropped after each)
+    halving: bool = True                        # true: sequential halving (rounds, the worse half dropped after each); false: the budget split evenly over the candidates
     max_batch: int = dataclasses.field(default=16384, metadata={"range": (2, 10_000_000)})  # rollouts per engine call (memory only; no effect on choices)
 
 
