@@ -11,7 +11,6 @@ line prints the table and writes the figure (``reports.figures.budget_curve``):
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import time
 
@@ -22,30 +21,62 @@ from analyses.intervals import wilson
 from sim.core.errors import InputError
 
 
-def budget_curve(exp, budgets, games: int, first_game: int = 0) -> pl.DataFrame:
-    """One row per budget: slot 0 (a ``search`` seat) at that budget against the other seats."""
+def seat_games(exp, overrides: dict, games: int, first_game: int = 0):
+    """Slot 0's ``search`` seat with its params updated by ``overrides`` (checked as a seat's)
+    against the file's other seats on games ``first_game`` on: (per-game win share of slot 0,
+    seconds, mean rollouts per search decision that was not forced)."""
     from sim.core.runner import play_games
     from sim.play import make_strategies
+    from strategies import registry
 
     variant = next(iter(exp.variants))
     if exp.seats[0].strategy != "search":
-        raise InputError(exp.path, "seats[0].strategy", f"expected 'search' for a budget curve, got {exp.seats[0].strategy!r}")
+        raise InputError(exp.path, "seats[0].strategy", f"expected 'search' for a search comparison, got {exp.seats[0].strategy!r}")
     game, config, content = exp.game_module(), exp.variants[variant], exp.content(variant)
-    base = make_strategies(exp, variant, game, content)
+    seats = make_strategies(exp, variant, game, content)
+    seats[0] = registry.make("search", {**exp.seats[0].params, **overrides}, game, content, str(exp.path), "seats[0]")
+    spent = _count_rollouts(seats[0])
+    started = time.perf_counter()
+    outcome, _ = play_games(game, config, content, seats, exp.seed, np.arange(first_game, first_game + games),
+                            seating=exp.seating)
+    seconds = time.perf_counter() - started
+    ps = outcome["per_seat"]
+    share = (ps["win_share"] * (ps["slot"] == 0)).sum(axis=1)
+    return share, seconds, spent["rollouts"] / max(spent["decisions"], 1)
+
+
+def _count_rollouts(search) -> dict:
+    """Count the searched decisions and rollouts of ``search`` (wraps its act and _play)."""
+    spent = {"rollouts": 0, "decisions": 0}
+    act, play = search.act, search._play
+
+    def counting_act(obs, legal, rng):
+        spent["decisions"] += int((legal.sum(axis=1) > 1).sum())
+        return act(obs, legal, rng)
+
+    def counting_play(state, actions, *rest):
+        spent["rollouts"] += len(actions)
+        return play(state, actions, *rest)
+
+    search.act, search._play = counting_act, counting_play
+    return spent
+
+
+def share_row(share: np.ndarray, seats: int) -> dict:
+    """Games, win share, its Wilson 95 % interval and the multiple of the fair share."""
+    wins, games = float(share.sum()), len(share)
+    lo, hi = wilson(wins, games)
+    return {"games": games, "win_share": wins / games, "lo": float(lo), "hi": float(hi),
+            "x_fair": wins / games * seats}
+
+
+def budget_curve(exp, budgets, games: int, first_game: int = 0) -> pl.DataFrame:
+    """One row per budget: slot 0 (a ``search`` seat) at that budget against the other seats."""
     rows = []
     for budget in budgets:
-        search = base[0]
-        seats = [type(search)(game, content, dataclasses.replace(search.params, budget=int(budget)))] + base[1:]
-        started = time.perf_counter()
-        outcome, _ = play_games(game, config, content, seats, exp.seed, np.arange(first_game, first_game + games),
-                                seating=exp.seating)
-        seconds = time.perf_counter() - started
-        ps = outcome["per_seat"]
-        wins = float(ps["win_share"][ps["slot"] == 0].sum())
-        lo, hi = wilson(wins, games)
-        fair = 1.0 / len(seats)
-        rows.append({"budget": int(budget), "games": games, "win_share": wins / games, "lo": float(lo), "hi": float(hi),
-                     "x_fair": wins / games / fair, "seconds": seconds})
+        share, seconds, spent = seat_games(exp, {"budget": int(budget)}, games, first_game)
+        rows.append({"budget": int(budget), **share_row(share, len(exp.seats)), "seconds": seconds,
+                     "rollouts": spent})
     return pl.DataFrame(rows)
 
 

@@ -17,7 +17,7 @@ GAMES = ("red_rising", "animal_kingdoms", "explorers_of_navoria")
 
 
 def search_rate(name: str, games: int, first_game: int = 10_000):
-    """(search decisions/s, games/s, decisions per game, budget) over ``games`` games played in
+    """(search decisions/s, games/s, decisions per game, the search seat's params) over ``games`` games played in
     one batch (after two warm-up games that compile the kernels)."""
     from sim.core.experiment import load_experiment
     from sim.core.runner import play_games
@@ -41,14 +41,15 @@ def search_rate(name: str, games: int, first_game: int = 10_000):
     started = time.perf_counter()
     play_games(game, config, content, seats, exp.seed, np.arange(first_game, first_game + games), seating=exp.seating)
     seconds = time.perf_counter() - started
-    return counted["decisions"] / seconds, games / seconds, counted["decisions"] / games, search.params.budget
+    return counted["decisions"] / seconds, games / seconds, counted["decisions"] / games, search.params
 
 
 def rows(row, games: int, names=GAMES) -> None:
     """Append the search rows through ``row(label, value, runs)`` (benchmarks/run.py)."""
     for name in names:
-        dps, gps, per_game, budget = search_rate(name, games)
-        row(f"{name}: search seat (budget {budget}, random rollouts) vs 3 tuned plans, {games} games, 1 process",
+        dps, gps, per_game, p = search_rate(name, games)
+        halving = ", halving" if p.halving else ""
+        row(f"{name}: search seat (budget {p.budget}, {p.rollout} rollouts{halving}) vs 3 tuned plans, {games} games, 1 process",
             f"{dps:,.1f} decisions/s; {gps:,.3f} games/s", f"{per_game:,.0f} search decisions per game")
 
 

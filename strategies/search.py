@@ -34,6 +34,7 @@ class SearchParams:
     narrow: int = dataclasses.field(default=4, metadata={"range": (0, 10_000)})   # 0: all legal actions; k: after samples each, the rest on the k best
     margin: float = dataclasses.field(default=0.0, metadata={"range": (0.0, 100.0)})  # weight of the score margin (in [-1, 1]) next to the win share
     prior: float = dataclasses.field(default=0.05, metadata={"range": (0.0, 1.0)})  # value bonus of the rollout policy's own choice (always a candidate): another action must beat it by more
+    halving: bool = True                        # true: sequential halving (rounds, the worse half dropped after each); false: the budget split evenly over the candidates
     max_batch: int = dataclasses.field(default=16384, metadata={"range": (2, 10_000_000)})  # rollouts per engine call (memory only; no effect on choices)
 
 
@@ -78,11 +79,41 @@ class SearchStrategy(Strategy):
             keep = protected.copy()
             np.put_along_axis(keep, order[:, :p.narrow], True, axis=1)
             cand = np.where(wide[:, None], cand & keep, cand)
-        k = cand.sum(axis=1)
-        per = np.where(searched, np.maximum(p.samples, p.budget // np.maximum(k, 1)), 0)
-        self._rollouts(obs, players, base, cand, per, first, total, count)
+        if p.halving:
+            cand = self._halve(obs, players, base, cand, searched, protected, bonus, u[:, 1:], first, total, count)
+        else:
+            k = cand.sum(axis=1)
+            per = np.where(searched, np.maximum(p.samples, p.budget // np.maximum(k, 1)), 0)
+            self._rollouts(obs, players, base, cand, per, first, total, count)
         value = np.where(count > 0, total / np.maximum(count, 1), 0.0) + bonus
         return argmax_tiebreak(value, cand, u[:, 1:])
+
+    def _halve(self, obs, players, base, cand, searched, protected, bonus, noise, first, total, count):
+        """Sequential halving (Karnin, Koren & Somekh 2013): with n candidates, ceil(log2 n)
+        rounds of ``budget // (rounds * alive)`` rollouts per candidate still in (at least
+        ``samples``); after each round but the last, the better half by mean (+ prior bonus)
+        stays, and the policy's choice always stays. The budget goes to the close candidates
+        instead of being spread evenly over clearly worse ones. Every candidate alive in a round
+        is rolled out on the same new samples (common random numbers). Returns the candidates of
+        the last round."""
+        p = self.params
+        alive = cand & searched[:, None]
+        rounds = np.where(searched, np.ceil(np.log2(np.maximum(cand.sum(axis=1), 2))).astype(np.int64), 0)
+        for r in range(int(rounds.max(initial=0))):
+            n = alive.sum(axis=1)
+            active = (r < rounds) & (n > 1)
+            per = np.where(active, np.maximum(p.samples, p.budget // np.maximum(rounds * n, 1)), 0)
+            self._rollouts(obs, players, base, alive, per, first, total, count)
+            first += per
+            if r == rounds.max() - 1:
+                break
+            last = active & (r == rounds - 1)
+            value = np.where(alive, total / np.maximum(count, 1) + bonus + 1e-9 * noise, -np.inf)
+            order = np.argsort(-value, axis=1, kind="stable")
+            better = np.zeros_like(alive)
+            np.put_along_axis(better, order, np.arange(value.shape[1])[None, :] < ((n + 1) // 2)[:, None], axis=1)
+            alive = np.where((active & ~last)[:, None], alive & (better | protected), alive)
+        return np.where(searched[:, None], alive, cand)
 
     def _rollouts(self, obs, players, base, cand, per, first, total, count):
         """Play ``per[g]`` rollouts of each candidate action of row g (samples ``first[g]`` on)

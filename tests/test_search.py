@@ -45,6 +45,55 @@ def test_search_takes_the_action_that_wins_for_its_own_seat(params, exact):
     assert (DUEL.slot_of(state)[np.arange(len(decider)), decider] == 1).any()    # seats differ from slots
 
 
+def counted_rollouts(strategy):
+    """Wrap ``strategy._play`` to record the (action, game row) of every rollout it plays."""
+    played = []
+    play = strategy._play
+
+    def counting(state, actions, players, base, sample):
+        played.append(np.asarray(actions).copy())
+        return play(state, actions, players, base, sample)
+
+    strategy._play = counting
+    return played
+
+
+def test_halving_spends_the_budget_in_rounds_and_finds_the_win():
+    """Sequential halving (docs/search.md, "halving"): four candidates, so two rounds of
+    budget // (2 * alive) rollouts each: 8 for each of the 4, then 16 for each of the 2 better
+    ones, 64 in all per game; the loss is dropped after the first round, and the chooser's own
+    win is played in every game. (The policy's choice, always kept, is the win here.)"""
+    state, decider = first_decision()
+    strategy = duel_search(budget=64, narrow=0, prior=0.0, halving=True)
+    win = np.where(decider == 0, WIN_FIRST, WIN_SECOND)
+    strategy.policy.act = lambda obs, legal, rng: np.where(legal[:, 2], win, 0)
+    played = counted_rollouts(strategy)
+    srng = StrategyRng(rng.stream_keys(5, np.arange(len(decider)), "strategy", 0), np.zeros(len(decider), np.int64))
+    chosen = strategy.act(DUEL.observe(state, decider), DUEL.legal_actions(state), srng)
+    games = len(decider)
+    assert [len(a) for a in played] == [4 * 8 * games, 2 * 16 * games]
+    second = played[1].reshape(games, 2, 16)[:, :, 0]         # rows, candidates of round two
+    assert (second == win[:, None]).any(axis=1).all()
+    assert not (second == np.where(decider == 0, WIN_SECOND, WIN_FIRST)[:, None]).any()
+    np.testing.assert_array_equal(chosen, win)
+
+
+def test_halving_keeps_the_policys_choice_to_the_last_round():
+    """The rollout policy's own choice is never dropped (docs/search.md, ``prior``): with the
+    loss as the policy's choice it reaches the last round beside the better half (3 candidates
+    of 64 // (2 * 3) = 10 rollouts), and the win is still played."""
+    state, decider = first_decision(games=8)
+    strategy = duel_search(budget=64, narrow=0, prior=0.01, halving=True)
+    loss = np.where(decider == 0, WIN_SECOND, WIN_FIRST)
+    strategy.policy.act = lambda obs, legal, rng: np.where(legal[:, 2], loss, 0)
+    played = counted_rollouts(strategy)
+    srng = StrategyRng(rng.stream_keys(5, np.arange(len(decider)), "strategy", 0), np.zeros(len(decider), np.int64))
+    chosen = strategy.act(DUEL.observe(state, decider), DUEL.legal_actions(state), srng)
+    second = played[1].reshape(len(decider), 3, 10)[:, :, 0]
+    assert (second == loss[:, None]).any(axis=1).all()
+    np.testing.assert_array_equal(chosen, np.where(decider == 0, WIN_FIRST, WIN_SECOND))
+
+
 def test_search_wins_every_game_it_decides_whatever_its_slot():
     """Through the runner (seating rotates, the start slot is random): the search slot wins every
     game in which it chooses, and its mean over all games is above a random chooser's."""
