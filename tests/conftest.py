@@ -48,7 +48,10 @@ def xdist_group_of(nodeid: str) -> str:
     return path
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
+    """Before xdist's own hook, which turns the marks into the ``@group`` suffix it schedules by
+    (a plain hook ran after it: the marks came too late and nothing was grouped)."""
     for item in items:
         item.add_marker(pytest.mark.xdist_group(xdist_group_of(item.nodeid)))
 
