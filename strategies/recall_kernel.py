@@ -29,6 +29,7 @@ from numba import njit
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
+from sim.games.recall.content_types import GOAL_KINDS
 from sim.games.recall.kernel import flow
 from sim.games.recall.kernel.common import C_FIFTH, C_NP, C_T_FSLOT
 from sim.games.recall.kernel.dev import DEV_MONUMENT, DEV_SANCT, dev_field_ok, next_camp
@@ -50,6 +51,9 @@ DRAFT_PAIRS, DRAFT_ELEMENTS = 1, 2
 # ``gi`` of ``recall_plans.goal_tables``: goal points (solo: RC-V13's), 1 when the stones goal counts
 # them in total (RC-A58), map slots, rounds of the game, 1 in solo
 (GI_POINTS, GI_TOTAL, GI_SLOTS, GI_ROUNDS, GI_SOLO, GI_N) = range(6)
+# goal kinds (content_types.GOAL_KINDS order, the ``count`` of ``goal_counts_row``) that rule 4's steps read
+(GK_SANCT, GK_MON, GK_OLD, GK_CAMPS, GK_AREAS) = (
+    GOAL_KINDS.index(k) for k in ("sanctuaries", "monuments", "old_tribes", "camps", "area_tiles"))
 STOPPED = -1e9                           # kernel/value.py's value of a stopped state
 WASTED = STOPPED / 2                     # an activation that changes nothing: below every real option
 NO_KIND = -99                            # ``_continued``'s ``until`` when it stops only at its own kinds
@@ -221,22 +225,22 @@ def prepared(g, me, kind, C, tab):
     a building on a tile without an own building, RC-E42); for old tribes (RC-E40) the steps of the
     furthest track not unlocked towards its fifth space (RC-R169) / the fifth; 0 for other kinds."""
     base = st.SEAT0 + me * st.SW
-    if kind == 8:
+    if kind == GK_OLD:
         fifth = C[C_FIFTH]
         best = 0.0
         for t in range(3):
             if g[base + st.P_UNLOCK + t] == 0:
                 best = max(best, min(max(g[base + st.P_TRK + t], 0), fifth) / fifth)
         return best
-    if kind < 5 or kind == 7:
+    if kind != GK_SANCT and kind != GK_MON and kind != GK_CAMPS and kind != GK_AREAS:
         return 0.0
     for f in range(g[st.G_NF]):
         if g[base + st.P_FOL + f] <= 0:
             continue
-        if kind == 5 or kind == 6:
-            if dev_field_ok(g, me, DEV_SANCT if kind == 5 else DEV_MONUMENT, f, C, tab):
+        if kind == GK_SANCT or kind == GK_MON:
+            if dev_field_ok(g, me, DEV_SANCT if kind == GK_SANCT else DEV_MONUMENT, f, C, tab):
                 return 1.0
-        elif kind == 9:
+        elif kind == GK_CAMPS:
             if next_camp(g, me, f, C, tab) >= 0 and _buildable(g, me, f, C, tab):
                 return 1.0
         else:
