@@ -29,8 +29,10 @@ from numba import njit
 
 from sim.core import kernel_cache
 from sim.games.recall import state as st
+from sim.games.recall.content_types import GOAL_KINDS
 from sim.games.recall.kernel import flow
-from sim.games.recall.kernel.common import C_FIFTH, C_NP
+from sim.games.recall.kernel.common import C_FIFTH, C_NP, C_T_FSLOT
+from sim.games.recall.kernel.dev import DEV_MONUMENT, DEV_SANCT, dev_field_ok, next_camp
 from sim.games.recall.kernel.explore import uniform
 from sim.games.recall.kernel.flow import advance, apply, uniform_choice
 from sim.games.recall.kernel.rows import copy_row
@@ -49,6 +51,9 @@ DRAFT_PAIRS, DRAFT_ELEMENTS = 1, 2
 # ``gi`` of ``recall_plans.goal_tables``: goal points (solo: RC-V13's), 1 when the stones goal counts
 # them in total (RC-A58), map slots, rounds of the game, 1 in solo
 (GI_POINTS, GI_TOTAL, GI_SLOTS, GI_ROUNDS, GI_SOLO, GI_N) = range(6)
+# goal kinds (content_types.GOAL_KINDS order, the ``count`` of ``goal_counts_row``) that rule 4's steps read
+(GK_SANCT, GK_MON, GK_OLD, GK_CAMPS, GK_AREAS) = (
+    GOAL_KINDS.index(k) for k in ("sanctuaries", "monuments", "old_tribes", "camps", "area_tiles"))
 STOPPED = -1e9                           # kernel/value.py's value of a stopped state
 WASTED = STOPPED / 2                     # an activation that changes nothing: below every real option
 NO_KIND = -99                            # ``_continued``'s ``until`` when it stops only at its own kinds
@@ -72,7 +77,7 @@ def _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon,
         if (k < 0 or k == st.K_MAIN or k == st.K_PATH or k == st.K_GOAL or k == st.K_DRAFT
                 or k == st.K_START_FIELD or k == st.K_STOP or k == until or tg[st.G_PHASE] == phase
                 or tg[st.G_DEC] != me or tg[st.G_ACTIVE] != me):
-            return _valued(tg, th, me, n, w, vt, goal, gk, gn, gi, rate), step
+            return _valued(tg, th, me, n, w, vt, goal, gk, gn, gi, rate, C, tab), step
         best = -np.inf
         pick = -1
         for x in range(A):
@@ -82,7 +87,7 @@ def _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon,
             copy_row(ch, th)
             apply(cg, ch, C, tab, atoms, x)
             advance(cg, ch, clg, C, tab, atoms)
-            v = _valued(cg, ch, me, n, w, vt, goal, gk, gn, gi, rate)
+            v = _valued(cg, ch, me, n, w, vt, goal, gk, gn, gi, rate, C, tab)
             tie = (u0 * 7919.0 + 0.6180339887 * (x + 1) * (step + 1)) % 1.0
             score = v + 1e-9 * tie
             if score > best or pick < 0:
@@ -98,16 +103,16 @@ def _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon,
         copy_row(tg, bg)
         copy_row(th, bh)
         copy_row(tlg, blg)
-    return _valued(tg, th, me, n, w, vt, goal, gk, gn, gi, rate), horizon
+    return _valued(tg, th, me, n, w, vt, goal, gk, gn, gi, rate, C, tab), horizon
 
 
 @njit(cache=True)
-def _valued(g, h, me, n, w, vt, goal, gk, gn, gi, rate):
+def _valued(g, h, me, n, w, vt, goal, gk, gn, gi, rate, C, tab):
     """A plan's value of a position: ``seat_value`` plus ``goal`` x the goal cards' chance (rule 4,
     ``goal_chance``); a stopped position stays ``STOPPED``."""
     v = seat_value(g, h, me, n, w, vt)
     if goal != 0.0 and v > STOPPED:
-        v = v + goal * goal_chance(g, h, me, gk, gn, gi, rate)
+        v = v + goal * goal_chance(g, h, me, gk, gn, gi, rate, C, tab)
     return v
 
 
@@ -201,26 +206,91 @@ def _at_least(m, lam):
 
 
 @njit(cache=True)
-def goal_chance(g, h, me, gk, gn, gi, rate):
+def _buildable(g, me, f, C, tab):
+    """Whether seat ``me`` could build on field ``f`` now with one development action: an own follower
+    there, the terrain's building not built there yet, its crystals and followers payable
+    (``dev.dev_field_ok`` for a sanctuary, workshop or monument, RC-R116..R139)."""
+    for t in range(DEV_SANCT, DEV_MONUMENT + 1):
+        if dev_field_ok(g, me, t, f, C, tab):
+            return True
+    return False
+
+
+@njit(cache=True)
+def prepared(g, me, kind, C, tab):
+    """How much of the next component of goal kind ``kind`` seat ``me`` has prepared, 0..1 (rule 4's
+    steps): 1 when only a development action is missing for the next sanctuary or monument (a
+    follower on a free site of the type, the crystals payable, ``dev.dev_field_ok``), a camp (such a
+    building next to a camp whose reward the seat has not had, RC-R144, RC-E41) or an area tile (such
+    a building on a tile without an own building, RC-E42); for old tribes (RC-E40) the steps of the
+    furthest track not unlocked towards its fifth space (RC-R169) / the fifth; 0 for other kinds."""
+    base = st.SEAT0 + me * st.SW
+    if kind == GK_OLD:
+        fifth = C[C_FIFTH]
+        best = 0.0
+        for t in range(3):
+            if g[base + st.P_UNLOCK + t] == 0:
+                best = max(best, min(max(g[base + st.P_TRK + t], 0), fifth) / fifth)
+        return best
+    if kind != GK_SANCT and kind != GK_MON and kind != GK_CAMPS and kind != GK_AREAS:
+        return 0.0
+    for f in range(g[st.G_NF]):
+        if g[base + st.P_FOL + f] <= 0:
+            continue
+        if kind == GK_SANCT or kind == GK_MON:
+            if dev_field_ok(g, me, DEV_SANCT if kind == GK_SANCT else DEV_MONUMENT, f, C, tab):
+                return 1.0
+        elif kind == GK_CAMPS:
+            if next_camp(g, me, f, C, tab) >= 0 and _buildable(g, me, f, C, tab):
+                return 1.0
+        else:
+            k = tab[C[C_T_FSLOT] + f]
+            if k < 0:
+                continue
+            own = False
+            for i in range(7):
+                own = own or g[base + st.P_BLD + 7 * k + i] > 0
+            if not own and _buildable(g, me, f, C, tab):
+                return 1.0
+    return 0.0
+
+
+@njit(cache=True)
+def _card_chance(g, me, kind, missing, lam, step, C, tab):
+    """One card's chance of being met: P(Poisson(``lam``) >= ``missing``), with a share ``step`` x
+    ``prepared`` of the next component counted as gained (rule 4's steps: the chance interpolated
+    between ``missing`` and one less), so the preconditions of a component are worth part of it."""
+    p = _at_least(missing, lam)
+    if missing <= 0 or step == 0.0:
+        return p
+    s = min(step * prepared(g, me, kind, C, tab), 1.0)
+    return p + s * (_at_least(missing - 1, lam) - p) if s > 0.0 else p
+
+
+@njit(cache=True)
+def goal_chance(g, h, me, gk, gn, gi, rate, C, tab):
     """Rule 4's value of the goal cards seat ``me`` holds in ``g``/``h`` (its own cards, in the
     observation, RC-A68): goal points x the chance of meeting them at the end, each card's chance
-    ``_at_least(missing, rate[card] x rounds left)`` (``rate``: the plan's components per round for
-    the card's kind), so the last missing component is worth much, the first little and nothing once
-    met. Before the goal round (RC-R189) the better held card counts (the one to keep), after it the
-    kept one; solo (RC-V13..V15, RC-A54) the best pair of held cards, both to be met: the product of
-    their chances, or for two cards of one resource (artifacts, stones; RC-V15: one component for
-    one card) the chance of the components both need together."""
+    ``_card_chance(missing, rate[card] x rounds left, steps)`` (``rate``: per card the plan's
+    components per round for its kind, then per card its ``goal_steps`` share, ``prepared``), so the
+    last missing component is worth much, the first little and nothing once met. Before the goal
+    round (RC-R189) the better held card counts (the one to keep), after it the kept one; solo
+    (RC-V13..V15, RC-A54) the best pair of held cards, both to be met: the product of their chances,
+    or for two cards of one resource (artifacts, stones; RC-V15: one component for one card) the
+    chance of the components both need together."""
     count = np.zeros(11, np.int64)
     goal_counts_row(g, me, gi, count)
     rounds = max(gi[GI_ROUNDS] - g[st.G_ROUND], 0)
+    G = gk.shape[0]
     best = 0.0
     for i in range(3):
         a = h[st.H_GOALS + 3 * me + i]
         if a < 0:
             continue
         ka = gk[a]
+        pa = _card_chance(g, me, ka, gn[a] - count[ka], rate[a] * rounds, rate[G + a], C, tab)
         if not gi[GI_SOLO]:
-            best = max(best, _at_least(gn[a] - count[ka], rate[a] * rounds))
+            best = max(best, pa)
             continue
         for j in range(i + 1, 3):
             b = h[st.H_GOALS + 3 * me + j]
@@ -235,17 +305,17 @@ def goal_chance(g, h, me, gk, gn, gi, rate):
                 need = max(gn[a] - count[ka], gn[b] - count[kb], gn[a] + gn[b] - have)
                 p = _at_least(need, max(rate[a], rate[b]) * rounds)
             else:
-                p = _at_least(gn[a] - count[ka], rate[a] * rounds) * _at_least(gn[b] - count[kb], rate[b] * rounds)
+                p = pa * _card_chance(g, me, kb, gn[b] - count[kb], rate[b] * rounds, rate[G + b], C, tab)
             best = max(best, p)
     return gi[GI_POINTS] * best
 
 
 @njit(cache=True)
-def goal_chance_rows(m, hidden, players, gk, gn, gi, rate):
+def goal_chance_rows(m, hidden, players, gk, gn, gi, rate, C, tab):
     """float[B]: ``goal_chance`` per row (``recall_plans._Plan._goal_chance``)."""
     out = np.zeros(m.shape[0])
     for b in range(m.shape[0]):
-        out[b] = goal_chance(m[b], hidden[b], players[b], gk, gn, gi, rate)
+        out[b] = goal_chance(m[b], hidden[b], players[b], gk, gn, gi, rate, C, tab)
     return out
 
 
@@ -314,7 +384,7 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, 
     """The plan's value of each legal action into ``out`` (-inf where illegal): ``og`` the observation's
     row, ``sg``/``sh``/``slg`` the state sampled from it; every legal action tried and valued (after
     the continuation for the plan kinds and activations, rule 5), with the goal cards' chance (rule 4,
-    ``goal_chance`` with the per-card rates ``goal_v``: at a goal decision the trial holds the kept
+    ``goal_chance`` with the per-card rates and steps ``goal_v``: at a goal decision the trial holds the kept
     cards), the activation bonus (rule 2) and rules 1-3 added. ``pf``: (ability, goal). An activation
     whose trial, where it is resolved, changes nothing but its cost (``_no_effect``: e.g. Lexander with
     no crystal to upgrade), or a Dorian activation that places no farm (RC-R210; at a closing window
@@ -382,7 +452,7 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, 
         elif v > STOPPED:
             wasted = activation and _no_effect(sg, tg, own, min(x - use0, n_ab), n_ab)
             if goal != 0.0:                         # the one step's position with the goal cards' chance
-                v = v + goal * goal_chance(tg, th, me, gk, gn, gi, goal_v)
+                v = v + goal * goal_chance(tg, th, me, gk, gn, gi, goal_v, C, tab)
         if v > STOPPED:
             v = v + _unlock_value(og, sg, tg, own, tribe_v, C[C_FIFTH])
         if activation and v > STOPPED:

@@ -23,7 +23,10 @@ Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the 
    what is still missing), the rate ``goal_rates[kind] x (1 + goals[kind])`` (components of the
    kind gained per round; ``goals`` the plan's fit), so the last missing component is worth much
    and the first little; before the goal round the better held card, after it the kept one;
-   solo the best pair of held cards, both to be met (one component for one card). A goal
+   solo the best pair of held cards, both to be met (one component for one card). A share
+   ``goal_steps[kind]`` of the next component counts as gained once it is prepared
+   (``recall_kernel.prepared``: a sanctuary, monument, building next to a new camp or on a new area
+   tile one development action away; a track's steps towards an old tribe). A goal
    decision's discard option is so worth its bottom reward (the lookahead) plus the chance of
    what it keeps (``recall_kernel.goal_chance``);
 5. turn plans: a ``main`` choice (which card into which slot, or the recall), a development
@@ -65,6 +68,10 @@ from strategies.recall import GREEDY_WEIGHTS
 GOAL_RATES = {"artifacts_one_colour": 0.08, "artifact_colours": 0.08, "stone_colours": 0.1, "stones": 0.2,
               "upgrade_tiles": 0.1, "sanctuaries": 0.05, "monuments": 0.05, "key_cards": 0.15, "old_tribes": 0.05,
               "camps": 0.05, "area_tiles": 0.1}
+# Rule 4's steps: the share of the next component a plan counts as gained when it is prepared
+# (``recall_kernel.prepared``: a building only a development action away, a knowledge track's steps
+# towards an old tribe), so moving followers to a site or climbing a track is worth part of a card.
+GOAL_STEPS = {"sanctuaries": 0.5, "monuments": 0.5, "old_tribes": 0.5, "camps": 0.5, "area_tiles": 0.5}
 
 
 def _table(default: dict):
@@ -81,6 +88,7 @@ class PlanParams(LookaheadParams):
     paths: dict = _table({})                 # path decision: path card id -> bonus for its disc
     goals: dict = _table({})                 # goal kind -> the plan's fit: its rate is goal_rates x (1 + fit)
     goal_rates: dict = _table(GOAL_RATES)    # goal kind -> components gained per round (rule 4's chance)
+    goal_steps: dict = _table(GOAL_STEPS)    # goal kind -> share of the next component once prepared, 0..1 (rule 4)
     ability: float = 1.0                     # bonus per ability activation whose trial does not stop
     goal: float = 1.0                        # x goal points x the chance of meeting the goal cards (0: no goal play)
     horizon: int = 6                         # greedy steps after a main / dev / units choice or an activation (0 = one step)
@@ -88,7 +96,7 @@ class PlanParams(LookaheadParams):
     def validate(self):
         if self.horizon < 0:
             return "horizon", "expected a number of steps >= 0"
-        for name in ("tribes", "items", "paths", "goals", "goal_rates"):
+        for name in ("tribes", "items", "paths", "goals", "goal_rates", "goal_steps"):
             table = getattr(self, name)
             if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in table.values()):
                 return name, "expected a table of numbers"
@@ -96,6 +104,8 @@ class PlanParams(LookaheadParams):
             return "goal_rates", "expected components per round >= 0"
         if any(v < -1 for v in self.goals.values()):
             return "goals", "expected fits >= -1 (a rate x (1 + fit) is never negative)"
+        if any(not 0 <= v <= 1 for v in self.goal_steps.values()):
+            return "goal_steps", "expected shares of a component between 0 and 1"
         return None
 
 
@@ -109,7 +119,7 @@ class _Plan(LookaheadStrategy):
         super().__init__(game, content, params)
         known = {"tribes": [t.id for t in content.tribes], "items": [i.id for i in content.items],
                  "paths": [c.id for c in content.path_cards], "goals": list(GOAL_KINDS),
-                 "goal_rates": list(GOAL_KINDS)}
+                 "goal_rates": list(GOAL_KINDS), "goal_steps": list(GOAL_KINDS)}
         for name, ids in known.items():
             bad = sorted(set(getattr(params, name)) - set(ids))
             if bad:
@@ -117,8 +127,9 @@ class _Plan(LookaheadStrategy):
         self.tribe_value = np.array([params.tribes.get(i, 0.0) for i in known["tribes"]] + [0.0])
         self.item_value = np.array([params.items.get(i, 0.0) for i in known["items"]] + [0.0])
         self.path_value = np.array([params.paths.get(i, 0.0) for i in known["paths"]])
-        self.goal_rate = np.array([params.goal_rates.get(GOAL_KINDS[c.kind], 0.0)
-                                   * (1.0 + params.goals.get(GOAL_KINDS[c.kind], 0.0)) for c in content.goal_cards])
+        kinds = [GOAL_KINDS[c.kind] for c in content.goal_cards]     # per card: its rate, then its steps' share
+        self.goal_rate = np.array([params.goal_rates.get(k, 0.0) * (1.0 + params.goals.get(k, 0.0)) for k in kinds]
+                                  + [params.goal_steps.get(k, 0.0) for k in kinds])
         source = abilities(content)[1]
         self.event_bound = np.array([bool(x.event) for x in source])
         self.fixed_cost = np.array([bool(x.hexagon) for x in source])
@@ -167,7 +178,7 @@ class _Plan(LookaheadStrategy):
         cards: in a sampled state they are the real ones, known to the viewer (RC-A68)."""
         from strategies import recall_kernel as rk
         return rk.goal_chance_rows(s.m, s.hidden, np.asarray(players, dtype=np.int64), *goal_tables(s.t),
-                                   self.goal_rate)
+                                   self.goal_rate, s.t.C, s.t.tab)
 
 
 _Plan.group = _Plan

@@ -141,3 +141,22 @@ def test_an_activation_that_changes_nothing_is_never_chosen_RC_R61_RC_R64():
         assert ((values[:, use] == rk.WASTED) == wasted).all(), (white, values[:, use])
         if wasted:
             assert (decide(plan, s) != use).all()
+
+
+def test_ending_field_a_s_sale_or_purchase_costs_no_pending_item_RC_R24_RC_R25():
+    """Field A's removal (RC-R25: any number of followers, 1 white crystal each, then stop) and its
+    purchase (RC-R24: at most one option, or none) are optional loops that ``end`` closes at no loss.
+    Replays showed the plans selling followers one more at a time and then buying followers back in
+    the same turn: the decision inside the item counted as a pending item (weight ``pending``), so
+    ``end`` cost 0.5. At the first ``sell`` and ``buy`` decisions of uniform games the pending count
+    (``value.components``) is the same before and after ``end``."""
+    from sim.games.recall import value
+    from tests.test_recall_plans import _play_until
+    for kind, seed in ((st.K_SELL, 11), (st.K_BUY, 12)):
+        s, content = _play_until(2, kind, seed, games=8)
+        end = s.t.action_names.index("end")
+        assert s.legal[:, end].all()
+        before = value.components(s)["pending"]             # before the step: it changes ``s`` in place
+        after = GAME.step(s, np.full(s.batch, end))
+        assert (after.m[:, st.G_KIND] != kind).all()
+        np.testing.assert_array_equal(before, value.components(after)["pending"])

@@ -234,6 +234,38 @@ def test_solo_goal_chance_needs_both_cards_with_separate_components_RC_V13_RC_V1
     assert value([3, 1, 1, 0], ["GC1", "GC9", "GC3"]) == 15.0
 
 
+def test_goal_steps_count_a_share_of_a_prepared_component_RC_E37_RC_E40():
+    """Rule 4's steps (``recall_kernel.prepared``, Param ``goal_steps``): a share of the next
+    component counts as gained once it is prepared, the chance interpolated between what is missing
+    and one less. GC8 (4 sanctuaries, RC-E37) with 3 built, rate 0.1 a round, round 1 of 17: missing
+    one, 15 x (1 - e^-1.7) = 15 p; with a follower on a free sanctuary site (RC-R116, RC-R119,
+    RC-R124: only a development action missing) 15 x (p + 0.5 (1 - p)). GC11 (3 old tribes, RC-E40)
+    with 2 unlocked: the third track's steps towards its fifth space (RC-R169) count the share x
+    steps / fifth; with ``goal_steps`` 0 neither counts."""
+    from sim.games.recall.kernel.common import C_FIFTH, C_T_TBLD
+    from sim.games.recall.kernel.dev import DEV_SANCT
+    config, content = setup(2)
+    rates = {"goals": {"sanctuaries": 0.0, "old_tribes": 0.0}, "goal_rates": {"sanctuaries": 0.1, "old_tribes": 0.1}}
+    plan = registry.make("rc_builder", rates, GAME, content)
+    flat = registry.make("rc_builder", {**rates, "goal_steps": {"sanctuaries": 0.0, "old_tribes": 0.0}}, GAME, content)
+    p = 1 - np.exp(-1.7)
+    s, _ = _goal_position(2, [0, 0, 0, 0], ["GC8"], 0)
+    s.m[0, st.seat_col(0, st.P_SANCT)] = 0b111
+    site = next(f for f in range(s.m[0, st.G_NF])
+                if s.t.tab[s.t.C[C_T_TBLD] + s.m[0, st.F_TERR + f]] == DEV_SANCT)
+    value = lambda who: float(who._goal_chance(s, [0])[0])  # noqa: E731
+    np.testing.assert_allclose(value(plan), 15 * p)
+    s.m[0, st.seat_col(0, st.P_FOL) + site] = 1
+    np.testing.assert_allclose(value(plan), 15 * (p + 0.5 * (1 - p)))
+    np.testing.assert_allclose(value(flat), 15 * p)
+    s, _ = _goal_position(2, [0, 0, 0, 0], ["GC11"], 0)
+    fifth = int(s.t.C[C_FIFTH])
+    s.m[0, st.seat_col(0, st.P_UNLOCK):st.seat_col(0, st.P_UNLOCK) + 3] = [1, 1, 0]
+    s.m[0, st.seat_col(0, st.P_TRK):st.seat_col(0, st.P_TRK) + 3] = [fifth, fifth, fifth - 1]
+    np.testing.assert_allclose(value(plan), 15 * (p + 0.5 * (fifth - 1) / fifth * (1 - p)))
+    np.testing.assert_allclose(value(flat), 15 * p)
+
+
 def test_solo_goal_round_keeps_the_pair_it_can_meet_RC_A54_RC_V15():
     """Solo goal round (RC-A54: discard 1 of 3, keep 2, both to be met): holding GC1, GC3 and GC9
     with 2 white, 1 red and 1 blue artifact and no monument, keeping GC1 + GC3 needs one artifact

@@ -62,14 +62,14 @@ def test_compiled_position_value_equals_value_py_RC_E3_E28_E43(players):
 def test_pending_items_belong_to_the_explorer_during_another_players_camp_reward_rc_r148():
     """RC-R148 (docs/recall_engine.md "Exploring"): while seat 0 receives a camp of seat 2's
     exploration (``G_ACTIVE`` 0, ``G_EXP_ACTIVE`` 3), the two items still pending are seat 2's turn:
-    with only the ``pending`` weight, seat 2 is worth 3 (2, +1: ``place`` is a decision inside an
+    with only the ``pending`` weight, seat 2 is worth 3 (2, +1: ``move_to`` is a decision inside an
     item), seat 0 nothing; outside a camp reward they are the active seat's. Both value.py and the kernel."""
     s = _random_states(3, 4, 5)[3]
     s = take(s, [0])
     w = {k: 0.0 for k in kvalue.WEIGHTS}
     w["pending"] = 1.0
     vt = kvalue.value_tables(s.t)
-    s.m[0, st.G_ACTIVE], s.m[0, st.G_PEND_N], s.m[0, st.G_KIND] = 0, 2, st.K_PLACE
+    s.m[0, st.G_ACTIVE], s.m[0, st.G_PEND_N], s.m[0, st.G_KIND] = 0, 2, st.K_MOVE_TO
     for exp, want in ((3, (0.0, 0.0, 3.0)), (0, (3.0, 0.0, 0.0))):
         s.m[0, st.G_EXP_ACTIVE] = exp
         for p in range(3):

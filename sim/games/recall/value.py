@@ -25,9 +25,7 @@ from sim.core.memo import per_object
 DEFAULTS = {"final": 1.0, "purple": 0.0, "crystals": 0.3, "keys": 0.5, "tracks": 0.5, "followers": 0.3,
             "pending": 0.5, "opponents": 0.0, "stones": 0.0, "artifacts": 0.0, "buildings": 0.0}
 STOPPED = -1e9
-# decisions that are not part of resolving an item (every other kind is: place, buy, move_to, ...)
-OUTSIDE_ITEMS = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end", "path",
-                 "goal", "stopped")
+OUTSIDE_ITEMS = kvalue.OUTSIDE_ITEMS     # decisions that do not count the item being resolved as pending
 
 
 @per_object

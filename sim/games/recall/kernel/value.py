@@ -26,8 +26,13 @@ kernel_cache.watch(__file__, st)
 WEIGHTS = ("final", "purple", "crystals", "keys", "tracks", "followers", "pending", "opponents", "stones",
            "artifacts", "buildings")
 STOPPED = -1e9
+# Decisions that do not count the item being resolved as pending (every other kind does: crystal,
+# move_to, ...). Field A's purchase and removal (RC-R24, RC-R25) are optional loops that ``end``
+# closes at no loss, so their decisions (and the placement of what is bought) are outside too: when
+# they counted, ending cost ``pending`` and the lookahead sold followers one more at a time, then
+# bought followers back to stay inside the item (docs/recall_strategies.md, "Replays").
 OUTSIDE_ITEMS = ("draft", "start_field", "main", "effect", "event", "produce", "recharge", "turn_end", "path",
-                 "goal", "stopped")
+                 "goal", "stopped", "buy", "sell", "sell_count", "place")
 assert "move_pigs" in st.KIND_NAMES
 # scalars of ``value_tables``'s int64 vector ``C``
 (V_NF, V_SEVENTH, V_DIV, V_SANCT, V_MON, V_DORIAN, V_PIGPTS, V_DPTILE, V_N) = range(9)
