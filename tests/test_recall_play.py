@@ -308,20 +308,6 @@ def test_compiled_observation_equals_observe_RC_A68(players):
     assert checked > 30 * players
 
 
-def test_the_deals_draws_from_the_counter_table_are_the_stream_draws():
-    """The deal reads the key-independent inner hash of each counter from ``counter_mixes`` (one
-    hash a draw instead of two): every draw equals ``sim.core.rng.uniform(key, counter)`` to the
-    last bit, in each part's counter range and beyond the table (computed there)."""
-    from sim.games.recall.kernel.sample import R_END, _draw, counter_mixes
-    table = counter_mixes()
-    assert table.dtype == np.uint64 and len(table) == R_END
-    counters = np.r_[np.arange(0, R_END, 7), R_END - 1, R_END, R_END + 5]
-    for key in (np.uint64(1), np.uint64(0x9E3779B97F4A7C15), np.uint64(2**64 - 3)):
-        got = np.array([_draw(key, table, int(c)) for c in counters])
-        want = rng.uniform(np.full(len(counters), key, dtype=np.uint64), counters)
-        assert got.tobytes() == want.tobytes()
-
-
 def test_a_sampled_state_deals_its_own_bag_and_chest_streams_RC_A27_RC_S8():
     """A sampled state never keeps the real game's ``chests`` (RC-A27: reshuffles), ``bag`` (RC-S8:
     future draws) or ``rings`` stream key (RC-R233: the order of the rings left), nor one fixed key: each sample key deals other keys, the same key

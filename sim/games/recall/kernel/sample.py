@@ -12,9 +12,7 @@ Both the Python path (``observe.sample_state``, a compiled loop over the rows) a
 lookahead (strategies/recall_kernel.py) call ``sample_row``, so the same key deals the same state
 either way. Draws: ``uniform(key, base + i)`` (the counter-based stream of sim.core.rng), one
 counter range per part; shuffles are Fisher-Yates. The content reaches it only as the arrays of
-``sample_tables``, which also hold the inner hash ``mix(counter)`` of every counter a deal uses
-(``counter_mixes``: it does not depend on the key, so a draw hashes once instead of twice, the
-same bits).
+``sample_tables``.
 """
 from __future__ import annotations
 
@@ -25,24 +23,25 @@ from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.kernel import chests as kchests
 from sim.games.recall.kernel import common as kcommon
+from sim.games.recall.kernel import explore as kexplore
 from sim.games.recall.kernel import rows as krows
-from sim.games.recall.kernel.chests import bits, mix
+from sim.games.recall.kernel.chests import bits
+from sim.games.recall.kernel.explore import uniform
 from sim.games.recall.kernel.rows import copy_row, fill_row, trial_kernel
 
-kernel_cache.watch(__file__, st, kchests, kcommon, krows)
+kernel_cache.watch(__file__, st, kchests, kcommon, kexplore, krows)
 
 # scalars of ``sample_tables``'s ``sc``
 (S_NP, S_K, S_NCH, S_G, S_TRIBES, S_ITEMS, S_PER, S_SLOTS, S_TILES, S_N) = range(10)
 # counter bases of the parts' draws (each part draws fewer than 1024)
 (R_KEYS, R_CHESTS, R_GREEN, R_GREY, R_GOALS, R_OLDT, R_OLDI, R_TRIBES, R_ITEMS, R_TILES) = (
     1024 * k for k in range(10))
-R_END = 1024 * 10                   # the counters of a deal's draws are below this
 GREEN, GREY = 2, 3                  # key colours of the two decks (content_types.KEY_COLOURS)
 
 
 def sample_tables(t) -> tuple:
     """(sc int64[S_N], chest counts, green kinds, green counts, grey kinds, grey counts, start tile
-    of each slot (-1 none), tile fields int64[tiles, 7, 3], ``counter_mixes()``) from the run's tables ``t``."""
+    of each slot (-1 none), tile fields int64[tiles, 7, 3]) from the run's tables ``t``."""
     from sim.games.recall.setup_batch import tile_fields
     ct, n = t.content, t.config.players
     sc = np.zeros(S_N, dtype=np.int64)
@@ -56,26 +55,7 @@ def sample_tables(t) -> tuple:
     deck = lambda c: np.array(ct.key_kinds(c), dtype=np.int64)  # noqa: E731
     count = lambda c: np.array([ct.key_cards[k].count for k in ct.key_kinds(c)], dtype=np.int64)  # noqa: E731
     return (sc, np.array([c.count for c in ct.chest_tiles], dtype=np.int64), deck(GREEN), count(GREEN),
-            deck(GREY), count(GREY), start, np.ascontiguousarray(tile_fields(ct)[:, 0, :, :3], dtype=np.int64),
-            counter_mixes())
-
-
-@njit(cache=True)
-def counter_mixes():
-    """uint64[R_END]: ``mix(counter)`` of each counter below ``R_END``, the key-independent half of
-    ``bits(key, counter) = mix(key ^ mix(counter))`` (kernel/chests.py), for ``_draw``."""
-    out = np.empty(R_END, np.uint64)
-    for c in range(R_END):
-        out[c] = mix(np.uint64(c))
-    return out
-
-
-@trial_kernel
-def _draw(key, mixed, counter):
-    """``uniform(key, counter)`` bit for bit, the inner hash read from ``mixed`` (``counter_mixes``;
-    computed for a counter beyond it, which no deal of the default content reaches)."""
-    inner = mixed[counter] if counter < mixed.shape[0] else mix(np.uint64(counter))
-    return np.float64(mix(key ^ inner) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+            deck(GREY), count(GREY), start, np.ascontiguousarray(tile_fields(ct)[:, 0, :, :3], dtype=np.int64))
 
 
 @trial_kernel
@@ -114,9 +94,9 @@ def observe_row(g, h, me, n_slots, om, chests, goals, goal_n):
 
 
 @trial_kernel
-def _pool(counts, key, mixed, base, out):
+def _pool(counts, key, base, out):
     """``out[:total]``: counts[k] copies of each kind k in a uniform random order (Fisher-Yates
-    with the draws ``base + i``; ``mixed``: ``counter_mixes``), -1 after; returns the total."""
+    with the draws ``base + i``), -1 after; returns the total."""
     total = 0
     for k in range(len(counts)):
         for _ in range(max(counts[k], 0)):
@@ -126,7 +106,7 @@ def _pool(counts, key, mixed, base, out):
     for i in range(total, len(out)):
         out[i] = -1
     for i in range(total - 1, 0, -1):
-        j = min(int(_draw(key, mixed, base + i) * (i + 1)), i)
+        j = min(int(uniform(key, base + i) * (i + 1)), i)
         out[i], out[j] = out[j], out[i]
     return total
 
@@ -159,7 +139,7 @@ def _part(work, at, n, value):
 @trial_kernel
 def scratch_size(tables):
     """The length of ``deal_into``'s scratch array for these ``sample_tables``."""
-    sc, chest_total, green_kinds, green_count, grey_kinds, grey_count, start_of_slot, tt, mixed = tables
+    sc, chest_total, green_kinds, green_count, grey_kinds, grey_count, start_of_slot, tt = tables
     K, nch, G, tiles = sc[S_K], sc[S_NCH], sc[S_G], sc[S_TILES]
     names = max(sc[S_TRIBES], sc[S_ITEMS], 1)
     need = K + nch + max(chest_total.sum(), 1) + len(green_kinds) + max(green_count.sum(), 1) + len(grey_kinds)
@@ -177,7 +157,7 @@ def deal_row(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables):
 def deal_into(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables, work):
     """``deal_row`` with its scratch ``work`` (``scratch_size`` long, carved by ``_part``) given: a
     lookahead allocates it once per batch instead of once per decision (about a fifth of a deal)."""
-    sc, chest_total, green_kinds, green_count, grey_kinds, grey_count, start_of_slot, tt, mixed = tables
+    sc, chest_total, green_kinds, green_count, grey_kinds, grey_count, start_of_slot, tt = tables
     n, K = sc[S_NP], sc[S_K]
     nch, G = sc[S_NCH], sc[S_G]
     fill_row(h, -1)
@@ -204,7 +184,7 @@ def deal_into(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables, wor
         counts[c] = chest_total[c] - g[st.SEAT0 + me * st.SW + st.P_CHESTS + c]
         total += chest_total[c]
     pool, at = _part(work, at, max(total, 1), -1)
-    left = _pool(counts, key, mixed, R_CHESTS, pool)
+    left = _pool(counts, key, R_CHESTS, pool)
     used = 0
     for p in range(n):
         if p == me:
@@ -234,7 +214,7 @@ def deal_into(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables, wor
             counts[i] = full[i] - seen
             total += full[i]
         deck, at = _part(work, at, max(total, 1), -1)
-        left = _pool(counts, key, mixed, R_GREEN if colour == 0 else R_GREY, deck)
+        left = _pool(counts, key, R_GREEN if colour == 0 else R_GREY, deck)
         for i in range(left):
             if 0 <= top + i < st.DECK_MAX:
                 h[hcol + top + i] = kinds[deck[i]]
@@ -244,7 +224,7 @@ def deal_into(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables, wor
         if goals[j] >= 0:
             counts[goals[j]] = 0
     pool, at = _part(work, at, max(G, 1), -1)
-    left = _pool(counts, key, mixed, R_GOALS, pool)
+    left = _pool(counts, key, R_GOALS, pool)
     used = 0
     for p in range(n):
         for j in range(3):
@@ -259,17 +239,17 @@ def deal_into(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables, wor
         size = (sc[S_TRIBES] if part == 0 else sc[S_ITEMS]) - n
         perm, at = _part(work, at, max(size, 1), -1)
         ones, at = _part(work, at, max(size, 0), 1)
-        _pool(ones, key, mixed, R_OLDT if part == 0 else R_OLDI, perm)
+        _pool(ones, key, R_OLDT if part == 0 else R_OLDI, perm)
         col = st.H_OLDT if part == 0 else st.H_OLDI
         for i in range(size):
             h[col + i] = perm[i]
-    at = _deal_unrevealed(g, key, mixed, sc, work, at)
-    _deal_face_down(g, key, mixed, sc, start_of_slot, tt, work, at)
+    at = _deal_unrevealed(g, key, sc, work, at)
+    _deal_face_down(g, key, sc, start_of_slot, tt, work, at)
     return bag_key
 
 
 @trial_kernel
-def _deal_unrevealed(g, key, mixed, sc, work, at):
+def _deal_unrevealed(g, key, sc, work, at):
     """Old tribes and item stacks of tracks not revealed (scrubbed to -1) once they are dealt:
     from the tribes and items nobody owns and no face-up track shows. ``work[at:]``: scratch;
     returns the offset after the part used."""
@@ -289,7 +269,7 @@ def _deal_unrevealed(g, key, mixed, sc, work, at):
             if g[col + j] >= 0:
                 free[g[col + j]] = 0
         pool, at = _part(work, at, max(names, 1), -1)
-        left = _pool(free, key, mixed, R_TRIBES if part == 0 else R_ITEMS, pool)
+        left = _pool(free, key, R_TRIBES if part == 0 else R_ITEMS, pool)
         k = 0
         for j in range(3 * width):
             if g[st.G_REVEALED + j // width] == 0:
@@ -299,7 +279,7 @@ def _deal_unrevealed(g, key, mixed, sc, work, at):
 
 
 @trial_kernel
-def _deal_face_down(g, key, mixed, sc, start_of_slot, tt, work, at):
+def _deal_face_down(g, key, sc, start_of_slot, tt, work, at):
     """Face-down area tiles (scrubbed to -1): the start tiles on their slots (RC-S15), the tiles
     not face up shuffled over the other face-down slots, each unturned (rotation 0). ``work[at:]``: scratch."""
     S, tiles = sc[S_SLOTS], sc[S_TILES]
@@ -315,7 +295,7 @@ def _deal_face_down(g, key, mixed, sc, start_of_slot, tt, work, at):
     if down == 0:
         return
     pool, at = _part(work, at, max(tiles, 1), -1)
-    left = _pool(free, key, mixed, R_TILES, pool)
+    left = _pool(free, key, R_TILES, pool)
     used = 0
     for k in range(S):
         if g[st.G_UP + k] != 0:
