@@ -176,3 +176,16 @@ def test_chest_reshuffles_go_on_past_eight_rc_a27():
         got = g[_col(0, st.P_CHESTS):_col(0, st.P_CHESTS) + st.C_MAX] - before
         assert got[stack[0]] == 1 and got.sum() == 1
         g[st.G_CHEST_TOP] = g[st.G_CHEST_N]
+
+
+def test_legal_count_counts_every_flag_of_any_length():
+    """``legal_count`` (eight flags a step; ``decide`` and ``advance`` ask a decision only with >= 2
+    legal actions, apply a single one, and RC-A68's per-turn limit counts the asked ones) equals the
+    number of True flags, for mask lengths with and without a tail of fewer than eight, all set too."""
+    import numpy as np
+    from sim.games.recall.kernel.flow import legal_count
+    gen = np.random.default_rng(5)
+    for n in (0, 1, 7, 8, 9, 63, 289, 2048):
+        for p in (0.0, 0.02, 0.5, 1.0):
+            lg = gen.random(n) < p
+            assert legal_count(lg) == int(lg.sum()), (n, p)

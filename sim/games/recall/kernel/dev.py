@@ -128,11 +128,16 @@ def dev_node(g, lg, C, tab, atoms, p):
     o = C[C_O_OPT]
     if ph == PH_DEV:                                 # RC-R113, RC-R114: types with a legal target
         lg[A_END] = True
+        found = 0                                    # bit t: a field for type t
+        for f in range(g[G_NF]):                     # fields outside, so a field without own
+            if g[b + P_FOL + f] <= 0:                # followers is skipped once, not per type
+                continue
+            for t in range(4):
+                if (found >> t) & 1 == 0 and dev_field_ok(g, p, t, f, C, tab):
+                    found |= 1 << t
         for t in range(4):
-            for f in range(g[G_NF]):
-                if dev_field_ok(g, p, t, f, C, tab):
-                    lg[o + t] = True
-                    break
+            if (found >> t) & 1:
+                lg[o + t] = True
         lg[o + DEV_CRYSTAL] = g[b + P_CR] > 0 or g[b + P_CR + 1] > 0
         return K_DEV
     if ph == PH_DEV_FIELD:
