@@ -229,3 +229,22 @@ def test_budget_curve_figure_and_bad_budgets(capsys):
     assert len(fig.axes[0].lines) >= 3           # the curve, fair share, target
     assert main(["experiments/animal_kingdoms_search.toml", "--budgets", "8,x"]) == 2
     assert "--budgets" in capsys.readouterr().err
+
+
+def test_budget_curve_against_checks_the_saved_table_first(tmp_path, capsys):
+    """``--against`` takes the rows of a ``--save`` table of as many games; a missing file, or a
+    table of another game count, is a one-line error with exit code 2 before any game is played."""
+    import polars as pl
+
+    from analyses.search_curve import COLUMNS, main, saved_rows
+
+    saved = tmp_path / "b64.parquet"
+    pl.DataFrame({"budget": [64], "games": [10], "win_share": [0.4], "lo": [0.2], "hi": [0.6], "x_fair": [1.6],
+                  "seconds": [3.0], "rollouts": [60.0], "extra": [1]}).write_parquet(saved)
+    assert saved_rows(str(saved), 10).columns == COLUMNS
+    experiment = "experiments/animal_kingdoms_search.toml"
+    assert main([experiment, "--games", "20", "--against", str(saved)]) == 2
+    assert "20 games per budget" in capsys.readouterr().err
+    assert main([experiment, "--games", "10", "--against", str(tmp_path / "none.parquet")]) == 2
+    err = capsys.readouterr().err
+    assert "--against" in err and len(err.strip().splitlines()) == 1
