@@ -248,3 +248,22 @@ def test_budget_curve_against_checks_the_saved_table_first(tmp_path, capsys):
     assert main([experiment, "--games", "10", "--against", str(tmp_path / "none.parquet")]) == 2
     err = capsys.readouterr().err
     assert "--against" in err and len(err.strip().splitlines()) == 1
+
+
+def test_search_compare_pairs_the_arms_on_the_same_games(capsys):
+    """``analyses.search_compare``: an arm's difference is the mean of its per-game differences to
+    the first arm on the games both played; a --set that is not an inline table's body is a
+    one-line error with exit code 2."""
+    import polars as pl
+
+    from analyses.search_compare import compare, main
+
+    per_game = pl.DataFrame({"arm": [""] * 4 + ["prior = 0.1"] * 3, "game": [0, 1, 2, 3, 0, 1, 2],
+                             "share": [0.0, 1.0, 0.0, 0.5, 1.0, 1.0, 0.0], "rollouts": 60.0, "seconds": 1.0})
+    table = compare(per_game, 4)
+    assert table["arm"].to_list() == ["(file)", "prior = 0.1"]
+    assert table["diff"].to_list() == pytest.approx([0.0, 1 / 3])
+    assert table["win_share"][1] == pytest.approx(2 / 3) and table["x_fair"][1] == pytest.approx(8 / 3)
+    assert main(["experiments/animal_kingdoms_search.toml", "--set", "halving = "]) == 2
+    err = capsys.readouterr().err
+    assert "--set" in err and len(err.strip().splitlines()) == 1
