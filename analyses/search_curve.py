@@ -4,9 +4,13 @@
 slot 0's ``search`` seat set to that budget (the other seats as the file says, the same games:
 seed and game indices) and returns one row per budget: games, the search seat's win share with
 its Wilson 95 % interval, the multiple of the fair share, and the seconds it took. The command
-line prints the table and writes the figure (``reports.figures.budget_curve``):
+line prints the table and writes the figure (``reports.figures.budget_curve``). ``--save``
+writes the table (Parquet) and ``--against`` adds the rows of such a file (other budgets on the
+same games, played in another process), so two processes can share the budgets on two cores:
 
     python -m analyses.search_curve experiments/animal_kingdoms_search.toml --budgets 4,16,32 --games 200
+    python -m analyses.search_curve FILE --budgets 64 --save /tmp/b64.parquet &
+    python -m analyses.search_curve FILE --budgets 8,32 --against /tmp/b64.parquet --figure curve.png
 """
 from __future__ import annotations
 
@@ -80,6 +84,22 @@ def budget_curve(exp, budgets, games: int, first_game: int = 0) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+COLUMNS = ["budget", "games", "win_share", "lo", "hi", "x_fair", "seconds", "rollouts"]
+
+
+def saved_rows(path: str, games: int) -> pl.DataFrame:
+    """The rows of a ``--save`` file, checked before any game is played: the curve's columns,
+    and as many games per budget as this run (the same games, with the same file and
+    --first-game)."""
+    try:
+        rows = pl.read_parquet(path)
+    except (OSError, pl.exceptions.PolarsError) as err:
+        raise InputError(path, "--against", f"expected a table written by --save ({err})") from None
+    if not set(COLUMNS) <= set(rows.columns) or (rows["games"] != games).any():
+        raise InputError(path, "--against", f"expected a --save table of {games} games per budget with columns {COLUMNS}")
+    return rows.select(COLUMNS)
+
+
 def main(argv=None) -> int:
     from reports.figures import Stamp, budget_curve as figure
     from sim.core.experiment import load_experiment
@@ -90,6 +110,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--first-game", type=int, default=0)
     ap.add_argument("--figure", default=None, help="write the figure here (png or pdf)")
+    ap.add_argument("--save", default=None, help="write the table here (Parquet)")
+    ap.add_argument("--against", default=None, help="add the rows of a --save file (the same games)")
     args = ap.parse_args(argv)
     try:
         budgets = [int(b) for b in args.budgets.split(",")]
@@ -100,7 +122,12 @@ def main(argv=None) -> int:
         return 2
     try:
         exp = load_experiment(args.experiment)
+        earlier = saved_rows(args.against, args.games) if args.against else None
         table = budget_curve(exp, budgets, args.games, args.first_game)
+        if args.save:
+            table.write_parquet(args.save)
+        if earlier is not None:
+            table = pl.concat([earlier, table.select(COLUMNS)]).sort("budget")
     except InputError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

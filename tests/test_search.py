@@ -229,3 +229,41 @@ def test_budget_curve_figure_and_bad_budgets(capsys):
     assert len(fig.axes[0].lines) >= 3           # the curve, fair share, target
     assert main(["experiments/animal_kingdoms_search.toml", "--budgets", "8,x"]) == 2
     assert "--budgets" in capsys.readouterr().err
+
+
+def test_budget_curve_against_checks_the_saved_table_first(tmp_path, capsys):
+    """``--against`` takes the rows of a ``--save`` table of as many games; a missing file, or a
+    table of another game count, is a one-line error with exit code 2 before any game is played."""
+    import polars as pl
+
+    from analyses.search_curve import COLUMNS, main, saved_rows
+
+    saved = tmp_path / "b64.parquet"
+    pl.DataFrame({"budget": [64], "games": [10], "win_share": [0.4], "lo": [0.2], "hi": [0.6], "x_fair": [1.6],
+                  "seconds": [3.0], "rollouts": [60.0], "extra": [1]}).write_parquet(saved)
+    assert saved_rows(str(saved), 10).columns == COLUMNS
+    experiment = "experiments/animal_kingdoms_search.toml"
+    assert main([experiment, "--games", "20", "--against", str(saved)]) == 2
+    assert "20 games per budget" in capsys.readouterr().err
+    assert main([experiment, "--games", "10", "--against", str(tmp_path / "none.parquet")]) == 2
+    err = capsys.readouterr().err
+    assert "--against" in err and len(err.strip().splitlines()) == 1
+
+
+def test_search_compare_pairs_the_arms_on_the_same_games(capsys):
+    """``analyses.search_compare``: an arm's difference is the mean of its per-game differences to
+    the first arm on the games both played; a --set that is not an inline table's body is a
+    one-line error with exit code 2."""
+    import polars as pl
+
+    from analyses.search_compare import compare, main
+
+    per_game = pl.DataFrame({"arm": [""] * 4 + ["prior = 0.1"] * 3, "game": [0, 1, 2, 3, 0, 1, 2],
+                             "share": [0.0, 1.0, 0.0, 0.5, 1.0, 1.0, 0.0], "rollouts": 60.0, "seconds": 1.0})
+    table = compare(per_game, 4)
+    assert table["arm"].to_list() == ["(file)", "prior = 0.1"]
+    assert table["diff"].to_list() == pytest.approx([0.0, 1 / 3])
+    assert table["win_share"][1] == pytest.approx(2 / 3) and table["x_fair"][1] == pytest.approx(8 / 3)
+    assert main(["experiments/animal_kingdoms_search.toml", "--set", "halving = "]) == 2
+    err = capsys.readouterr().err
+    assert "--set" in err and len(err.strip().splitlines()) == 1
