@@ -7,8 +7,10 @@ Why: on a fresh checkout most of the suite's time is first compiles, and with fi
 over two workers both compiled the same game's kernels at once; grouped, each game's kernels
 are compiled once, by one worker, and the other worker runs other groups meanwhile. The
 oracles' test files (plain Python, nothing compiled) stay file groups, so they can run beside.
-Measured on a clean clone (2026-12-02, idle machine, commit b381f8d): ``.ci/run`` 14 min 3 s
-(pytest 13 min 0 s, 2,186 tests) against 16 min 12 s with ``--dist loadfile`` the day before.
+Until 2026-12-03 the grouping never took effect (this hook ran after xdist's, and pytest 9.2
+undoes xdist's groups: pyproject.toml pins pytest < 9.2); every test was scheduled alone, and a
+clean clone's pytest took 35 min (1 h 3 min at load 5-9). tests/test_test_grouping.py checks
+that the groups hold.
 
 Compile ahead (opt-in):
 
