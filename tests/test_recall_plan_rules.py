@@ -184,7 +184,8 @@ def test_a_sanctuary_or_monument_one_development_action_away_is_prepared_RC_R124
     """Rule 4's steps for sanctuaries (GC8, RC-E37: 4, RC-A34) and monuments (GC9, RC-E38: 3): one follower on
     a sanctuary field is enough (follower cost 1 alone there, RC-R119; no crystals, RC-R126) until
     all sanctuaries are built (RC-R127); a monument field needs the next monument's crystals too
-    (RC-R138, RC-A22: the first W:1, the second R:1; one white crystal does not convert to red)."""
+    (RC-R138, RC-A22: the first W:1, the second R:1; one white crystal does not convert to red):
+    with one of the two a monument is half prepared (``_monument_half``), with none of them 0."""
     g, C, tab, base = _bare_row()
     sanct = lambda: rk.prepared(g, 0, rk.GK_SANCT, C, tab)  # noqa: E731
     mon = lambda: rk.prepared(g, 0, rk.GK_MON, C, tab)      # noqa: E731
@@ -194,15 +195,39 @@ def test_a_sanctuary_or_monument_one_development_action_away_is_prepared_RC_R124
     assert sanct() == 1.0
     g[base + st.P_SANCT] = (1 << int(C[cm.C_NSANCT])) - 1             # none left on the board
     assert sanct() == 0.0
+    g[base + st.P_CR] = 1
+    assert mon() == 0.5                                                # W:1 in hand, no follower on a site
+    g[base + st.P_CR] = 0
     g[base + st.P_FOL + 84] = 1
-    assert mon() == 0.0                                                # no crystal for W:1
+    assert mon() == 0.5                                                # on the site, no crystal for W:1
     g[base + st.P_CR] = 1
     assert mon() == 1.0
     g[base + st.P_MON] = 1                                             # the second costs R:1
-    assert mon() == 0.0
+    assert mon() == 0.5
     g[base + st.P_CR:base + st.P_CR + 2] = [0, 1]
     assert mon() == 1.0
+    g[base + st.P_MON] = int(C[cm.C_NMON])                             # all built: nothing to prepare
+    assert mon() == 0.0
 
+
+
+def test_a_workshop_one_development_action_away_is_a_key_card_step_RC_R130_RC_R133_RC_R136_RC_E39():
+    """Key cards (GC10, RC-E39: 7 key cards): a workshop brings the key card of its terrain's colour
+    (RC-R133), if the offer still has one (RC-R136). A follower on a workshop field of the start
+    tile, crystals for its cost: prepared; that colour's offer emptied (yellow stacks 0, green and
+    grey displays -1): not; no follower: not."""
+    g, C, tab, base = _bare_row()
+    fields = [f for f in range(7) if tab[C[cm.C_T_TBLD] + g[st.F_TERR + f]] == dev.DEV_WORKSHOP]
+    assert fields, "a workshop field on the start tile"
+    keys = lambda: rk.prepared(g, 0, rk.GK_KEYS, C, tab)  # noqa: E731
+    g[base + st.P_CR:base + st.P_CR + 3] = 3
+    assert keys() == 0.0
+    g[base + st.P_FOL + fields[0]] = 1
+    assert keys() == 1.0
+    g[st.G_YELLOW:st.G_YELLOW + 4] = 0
+    g[st.G_GREEN:st.G_GREEN + 3] = -1
+    g[st.G_GREY:st.G_GREY + 3] = -1
+    assert keys() == 0.0
 
 def test_a_building_next_to_an_unrewarded_camp_is_a_camp_step_RC_R144_RC_R145_RC_E41():
     """Camps (GC12, RC-E41: 3 different camps): a follower on sanctuary field 5 prepares a camp when a
