@@ -31,8 +31,9 @@ from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.content_types import GOAL_KINDS
 from sim.games.recall.kernel import flow
-from sim.games.recall.kernel.common import C_FIFTH, C_NP, C_T_FSLOT
-from sim.games.recall.kernel.dev import DEV_MONUMENT, DEV_SANCT, dev_field_ok, next_camp
+from sim.games.recall.kernel.common import C_FIFTH, C_NMON, C_NP, C_NYELLOW, C_T_FSLOT, C_T_MONCOST, C_T_TBLD, C_T_TKEY, payable
+from sim.games.recall.kernel.dev import DEV_MONUMENT, DEV_SANCT, DEV_WORKSHOP, dev_field_ok, follower_cost, next_camp
+from sim.games.recall.kernel.gains import in_offer
 from sim.games.recall.kernel.explore import uniform
 from sim.games.recall.kernel.flow import advance, apply, uniform_choice
 from sim.games.recall.kernel.rows import copy_row
@@ -52,8 +53,8 @@ DRAFT_PAIRS, DRAFT_ELEMENTS = 1, 2
 # them in total (RC-A58), map slots, rounds of the game, 1 in solo
 (GI_POINTS, GI_TOTAL, GI_SLOTS, GI_ROUNDS, GI_SOLO, GI_N) = range(6)
 # goal kinds (content_types.GOAL_KINDS order, the ``count`` of ``goal_counts_row``) that rule 4's steps read
-(GK_SANCT, GK_MON, GK_OLD, GK_CAMPS, GK_AREAS) = (
-    GOAL_KINDS.index(k) for k in ("sanctuaries", "monuments", "old_tribes", "camps", "area_tiles"))
+(GK_SANCT, GK_MON, GK_KEYS, GK_OLD, GK_CAMPS, GK_AREAS) = (
+    GOAL_KINDS.index(k) for k in ("sanctuaries", "monuments", "key_cards", "old_tribes", "camps", "area_tiles"))
 STOPPED = -1e9                           # kernel/value.py's value of a stopped state
 WASTED = STOPPED / 2                     # an activation that changes nothing: below every real option
 NO_KIND = -99                            # ``_continued``'s ``until`` when it stops only at its own kinds
@@ -217,13 +218,45 @@ def _buildable(g, me, f, C, tab):
 
 
 @njit(cache=True)
+def _key_offered(g, f, C, tab):
+    """Whether a workshop on field ``f`` would bring a key card: the terrain's colour (RC-R133: grain
+    yellow, forest green, mountain grey) still has a card in the offer (RC-R136, RC-A26)."""
+    colour = tab[C[C_T_TKEY] + g[st.F_TERR + f]]
+    for i in range(max(C[C_NYELLOW], 3)):
+        if in_offer(g, C, colour, i):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _monument_half(g, me, C, tab):
+    """The monument step when no monument is one development action away: half for each of its two
+    preconditions in place, an own follower on a free monument field with the follower cost there
+    (RC-R137, RC-R139), the next monument's crystals payable (RC-R138, RC-A22); 0 when all are built."""
+    base = st.SEAT0 + me * st.SW
+    k = g[base + st.P_MON]
+    if k >= C[C_NMON]:
+        return 0.0
+    x = C[C_T_MONCOST] + 3 * k
+    share = 0.5 if payable(g, me, C, tab[x], tab[x + 1], tab[x + 2]) else 0.0
+    for f in range(g[st.G_NF]):
+        n = g[base + st.P_FOL + f]
+        if (n > 0 and tab[C[C_T_TBLD] + g[st.F_TERR + f]] == DEV_MONUMENT and g[base + st.P_BLD + f] == 0
+                and follower_cost(g, me, DEV_MONUMENT, f) <= n):
+            return share + 0.5
+    return share
+
+
+@njit(cache=True)
 def prepared(g, me, kind, C, tab):
     """How much of the next component of goal kind ``kind`` seat ``me`` has prepared, 0..1 (rule 4's
     steps): 1 when only a development action is missing for the next sanctuary or monument (a
-    follower on a free site of the type, the crystals payable, ``dev.dev_field_ok``), a camp (such a
-    building next to a camp whose reward the seat has not had, RC-R144, RC-E41) or an area tile (such
-    a building on a tile without an own building, RC-E42); for old tribes (RC-E40) the steps of the
-    furthest track not unlocked towards its fifth space (RC-R169) / the fifth; 0 for other kinds."""
+    follower on a free site of the type, the crystals payable, ``dev.dev_field_ok``), a key card (a
+    workshop so, its key colour in the offer, RC-R133, RC-E39), a camp (such a building next to a camp
+    whose reward the seat has not had, RC-R144, RC-E41) or an area tile (such a building on a tile
+    without an own building, RC-E42); a monument otherwise half per precondition in place
+    (``_monument_half``); for old tribes (RC-E40) the steps of the furthest track not unlocked
+    towards its fifth space (RC-R169) / the fifth; 0 for other kinds."""
     base = st.SEAT0 + me * st.SW
     if kind == GK_OLD:
         fifth = C[C_FIFTH]
@@ -232,13 +265,16 @@ def prepared(g, me, kind, C, tab):
             if g[base + st.P_UNLOCK + t] == 0:
                 best = max(best, min(max(g[base + st.P_TRK + t], 0), fifth) / fifth)
         return best
-    if kind != GK_SANCT and kind != GK_MON and kind != GK_CAMPS and kind != GK_AREAS:
+    if kind != GK_SANCT and kind != GK_MON and kind != GK_KEYS and kind != GK_CAMPS and kind != GK_AREAS:
         return 0.0
     for f in range(g[st.G_NF]):
         if g[base + st.P_FOL + f] <= 0:
             continue
         if kind == GK_SANCT or kind == GK_MON:
             if dev_field_ok(g, me, DEV_SANCT if kind == GK_SANCT else DEV_MONUMENT, f, C, tab):
+                return 1.0
+        elif kind == GK_KEYS:
+            if dev_field_ok(g, me, DEV_WORKSHOP, f, C, tab) and _key_offered(g, f, C, tab):
                 return 1.0
         elif kind == GK_CAMPS:
             if next_camp(g, me, f, C, tab) >= 0 and _buildable(g, me, f, C, tab):
@@ -252,7 +288,7 @@ def prepared(g, me, kind, C, tab):
                 own = own or g[base + st.P_BLD + 7 * k + i] > 0
             if not own and _buildable(g, me, f, C, tab):
                 return 1.0
-    return 0.0
+    return _monument_half(g, me, C, tab) if kind == GK_MON else 0.0
 
 
 @njit(cache=True)

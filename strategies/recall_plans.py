@@ -25,8 +25,10 @@ Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the 
    and the first little; before the goal round the better held card, after it the kept one;
    solo the best pair of held cards, both to be met (one component for one card). A share
    ``goal_steps[kind]`` of the next component counts as gained once it is prepared
-   (``recall_kernel.prepared``: a sanctuary, monument, building next to a new camp or on a new area
-   tile one development action away; a track's steps towards an old tribe). A goal
+   (``recall_kernel.prepared``: a sanctuary, monument, workshop with its key card in the offer,
+   building next to a new camp or on a new area tile one development action away; else half a
+   monument per precondition in place, follower on a free monument field or its crystals; a track's
+   steps towards an old tribe). A goal
    decision's discard option is so worth its bottom reward (the lookahead) plus the chance of
    what it keeps (``recall_kernel.goal_chance``);
 5. turn plans: a ``main`` choice (which card into which slot, or the recall), a development
@@ -69,9 +71,11 @@ GOAL_RATES = {"artifacts_one_colour": 0.08, "artifact_colours": 0.08, "stone_col
               "upgrade_tiles": 0.1, "sanctuaries": 0.05, "monuments": 0.05, "key_cards": 0.15, "old_tribes": 0.05,
               "camps": 0.05, "area_tiles": 0.1}
 # Rule 4's steps: the share of the next component a plan counts as gained when it is prepared
-# (``recall_kernel.prepared``: a building only a development action away, a knowledge track's steps
-# towards an old tribe), so moving followers to a site or climbing a track is worth part of a card.
-GOAL_STEPS = {"sanctuaries": 0.5, "monuments": 0.5, "old_tribes": 0.5, "camps": 0.5, "area_tiles": 0.5}
+# (``recall_kernel.prepared``: a building only a development action away, a workshop for a key card,
+# half a monument per precondition, a knowledge track's steps towards an old tribe), so moving
+# followers to a site or climbing a track is worth part of a card.
+GOAL_STEPS = {"sanctuaries": 0.5, "monuments": 0.5, "key_cards": 0.5, "old_tribes": 0.5, "camps": 0.5,
+              "area_tiles": 0.5}
 
 
 def _table(default: dict):

@@ -8,13 +8,11 @@ import numpy as np
 from sim.core import rng
 from sim.games.recall import state as st
 from sim.games.recall.game import GAME
+from sim.games.recall.kernel import common as cm
+from sim.games.recall.kernel import dev
 from strategies import recall_kernel as rk
 from strategies import registry
 from tests.recall_plan_kit import decide, draft_with_display, setup
-
-
-
-
 
 
 def test_custom_draft_takes_the_element_the_tables_value_most_RC_V2_RC_V4():
@@ -160,3 +158,133 @@ def test_ending_field_a_s_sale_or_purchase_costs_no_pending_item_RC_R24_RC_R25()
         after = GAME.step(s, np.full(s.batch, end))
         assert (after.m[:, st.G_KIND] != kind).all()
         np.testing.assert_array_equal(before, value.components(after)["pending"])
+
+
+def _bare_row(players: int = 2):
+    """(row, C, tab, seat base) of a game just set up, seat 0 with no followers on the map, no
+    crystals, no building and every area tile face down but the start tile (slot 0), for
+    ``recall_kernel.prepared`` on hand-placed pieces. Fields used (the default map, asserted):
+    5 sanctuary on slot 0 next to camps 59 (slot 8, camp 1) and 64 (slot 9, camp 5); 73 sanctuary
+    on slot 10; 84 a pre-printed monument field (no tile)."""
+    config, content = setup(players)
+    s = GAME.init(config, content, np.arange(1), 5)
+    g, C, tab = s.m[0].copy(), s.t.C, s.t.tab
+    base = st.SEAT0
+    g[base + st.P_FOL:base + st.P_FOL + st.F_MAX] = 0
+    g[base + st.P_CR:base + st.P_CR + 3] = 0
+    g[base + st.P_BLD:base + st.P_BLD + st.F_MAX] = 0
+    g[st.G_UP + 1:st.G_UP + 12] = 0
+    terrain_building = lambda f: tab[C[cm.C_T_TBLD] + g[st.F_TERR + f]]  # noqa: E731
+    assert [terrain_building(f) for f in (5, 73, 84)] == [dev.DEV_SANCT, dev.DEV_SANCT, dev.DEV_MONUMENT]
+    assert [g[st.F_CAMP + f] for f in (59, 64)] == [1, 5] and [tab[C[cm.C_T_FSLOT] + f] for f in (5, 73, 84)] == [0, 10, -1]
+    return g, C, tab, base
+
+
+def test_a_sanctuary_or_monument_one_development_action_away_is_prepared_RC_R124_RC_R126_RC_R138_RC_A22():
+    """Rule 4's steps for sanctuaries (GC8, RC-E37: 4, RC-A34) and monuments (GC9, RC-E38: 3): one follower on
+    a sanctuary field is enough (follower cost 1 alone there, RC-R119; no crystals, RC-R126) until
+    all sanctuaries are built (RC-R127); a monument field needs the next monument's crystals too
+    (RC-R138, RC-A22: the first W:1, the second R:1; one white crystal does not convert to red):
+    with one of the two a monument is half prepared (``_monument_half``), with none of them 0."""
+    g, C, tab, base = _bare_row()
+    sanct = lambda: rk.prepared(g, 0, rk.GK_SANCT, C, tab)  # noqa: E731
+    mon = lambda: rk.prepared(g, 0, rk.GK_MON, C, tab)      # noqa: E731
+    assert sanct() == 0.0 and mon() == 0.0
+    g[base + st.P_FOL + 73] = 1
+    g[st.G_UP + 10] = 1
+    assert sanct() == 1.0
+    g[base + st.P_SANCT] = (1 << int(C[cm.C_NSANCT])) - 1             # none left on the board
+    assert sanct() == 0.0
+    g[base + st.P_CR] = 1
+    assert mon() == 0.5                                                # W:1 in hand, no follower on a site
+    g[base + st.P_CR] = 0
+    g[base + st.P_FOL + 84] = 1
+    assert mon() == 0.5                                                # on the site, no crystal for W:1
+    g[base + st.P_CR] = 1
+    assert mon() == 1.0
+    g[base + st.P_MON] = 1                                             # the second costs R:1
+    assert mon() == 0.5
+    g[base + st.P_CR:base + st.P_CR + 2] = [0, 1]
+    assert mon() == 1.0
+    g[base + st.P_MON] = int(C[cm.C_NMON])                             # all built: nothing to prepare
+    assert mon() == 0.0
+
+
+
+def test_a_workshop_one_development_action_away_is_a_key_card_step_RC_R130_RC_R133_RC_R136_RC_E39():
+    """Key cards (GC10, RC-E39: 7 key cards): a workshop brings the key card of its terrain's colour
+    (RC-R133), if the offer still has one (RC-R136). A follower on a workshop field of the start
+    tile, crystals for its cost: prepared; that colour's offer emptied (yellow stacks 0, green and
+    grey displays -1): not; no follower: not."""
+    g, C, tab, base = _bare_row()
+    fields = [f for f in range(7) if tab[C[cm.C_T_TBLD] + g[st.F_TERR + f]] == dev.DEV_WORKSHOP]
+    assert fields, "a workshop field on the start tile"
+    keys = lambda: rk.prepared(g, 0, rk.GK_KEYS, C, tab)  # noqa: E731
+    g[base + st.P_CR:base + st.P_CR + 3] = 3
+    assert keys() == 0.0
+    g[base + st.P_FOL + fields[0]] = 1
+    assert keys() == 1.0
+    g[st.G_YELLOW:st.G_YELLOW + 4] = 0
+    g[st.G_GREEN:st.G_GREEN + 3] = -1
+    g[st.G_GREY:st.G_GREY + 3] = -1
+    assert keys() == 0.0
+
+def test_a_building_next_to_an_unrewarded_camp_is_a_camp_step_RC_R144_RC_R145_RC_E41():
+    """Camps (GC12, RC-E41: 3 different camps): a follower on sanctuary field 5 prepares a camp when a
+    face-up camp next to it has not rewarded the seat yet (RC-R144, RC-R145): camps 59 and 64 lie
+    on face-down tiles (nothing), then 64 face up (1), its reward had (0), 59 face up (1)."""
+    g, C, tab, base = _bare_row()
+    camps = lambda: rk.prepared(g, 0, rk.GK_CAMPS, C, tab)  # noqa: E731
+    g[base + st.P_FOL + 5] = 1
+    assert rk.prepared(g, 0, rk.GK_SANCT, C, tab) == 1.0 and camps() == 0.0
+    g[st.G_UP + 9] = 1
+    assert camps() == 1.0
+    g[base + st.P_CAMPS] = 1 << 5
+    assert camps() == 0.0
+    g[st.G_UP + 8] = 1
+    assert camps() == 1.0
+
+
+def test_a_building_on_a_tile_without_an_own_building_is_an_area_step_RC_E42():
+    """Area tiles (GC13, RC-E42: buildings on 6 different tiles): a follower on sanctuary field 73
+    (tile of slot 10) prepares a tile while the seat has no building on that tile (fields 70..76);
+    a workshop of its own on field 72 takes it away, one on the start tile (field 2) does not."""
+    g, C, tab, base = _bare_row()
+    areas = lambda: rk.prepared(g, 0, rk.GK_AREAS, C, tab)  # noqa: E731
+    g[base + st.P_FOL + 73] = 1
+    g[st.G_UP + 10] = 1
+    assert areas() == 1.0
+    g[base + st.P_BLD + 72] = 1 + dev.DEV_WORKSHOP
+    assert areas() == 0.0
+    g[base + st.P_BLD + 72] = 0
+    g[base + st.P_BLD + 2] = 1 + dev.DEV_WORKSHOP
+    assert areas() == 1.0
+
+
+def test_the_old_tribe_step_is_the_furthest_locked_track_s_share_of_five_RC_R169_RC_E40():
+    """Old tribes (GC11, RC-E40: all three unlocked): the step is the furthest track not yet unlocked
+    over the fifth space that unlocks it (RC-R169): tracks 3, 0, 1 -> 3/5; track 0 unlocked -> 1/5;
+    all unlocked -> 0. Other kinds have no step."""
+    g, C, tab, base = _bare_row()
+    g[base + st.P_UNLOCK:base + st.P_UNLOCK + 3] = 0
+    g[base + st.P_TRK:base + st.P_TRK + 3] = [3, 0, 1]
+    assert rk.prepared(g, 0, rk.GK_OLD, C, tab) == 0.6
+    g[base + st.P_UNLOCK] = 1
+    assert rk.prepared(g, 0, rk.GK_OLD, C, tab) == 0.2
+    g[base + st.P_UNLOCK:base + st.P_UNLOCK + 3] = 1
+    assert rk.prepared(g, 0, rk.GK_OLD, C, tab) == 0.0
+    from sim.games.recall.content_types import GOAL_KINDS
+    assert rk.prepared(g, 0, GOAL_KINDS.index("stones"), C, tab) == 0.0
+
+
+def test_a_prepared_component_counts_its_goal_steps_share_RC_E29_RC_R189():
+    """Rule 4's chance with steps (``_card_chance``): one sanctuary missing, lam expected, a share
+    s of it prepared: P(X >= 1) + s x (1 - P(X >= 1)); nothing prepared: P(X >= 1) = 1 - exp(-lam)."""
+    g, C, tab, base = _bare_row()
+    lam = 0.4
+    p = 1.0 - np.exp(-lam)
+    assert abs(rk._card_chance(g, 0, rk.GK_SANCT, 1, lam, 0.5, C, tab) - p) < 1e-12
+    g[base + st.P_FOL + 73] = 1
+    g[st.G_UP + 10] = 1
+    assert abs(rk._card_chance(g, 0, rk.GK_SANCT, 1, lam, 0.5, C, tab) - (p + 0.5 * (1 - p))) < 1e-12
+    assert abs(rk._card_chance(g, 0, rk.GK_SANCT, 1, lam, 0.0, C, tab) - p) < 1e-12

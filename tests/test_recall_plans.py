@@ -304,6 +304,7 @@ def test_the_round_robin_experiment_loads_with_the_four_plans_and_the_baseline()
     (2, ["rc_builder", "rc_greedy"], 4),
     (3, ["rc_keys", "random", "rc_knowledge"], 3),
     (1, ["rc_artifacts"], 4),
+    (1, ["rc_builder"], 3),              # solo with monuments in its goal fit (rule 4's monument step)
 ])
 def test_compiled_plans_choose_as_the_runner_loop(players, seats, games, monkeypatch):
     """``play_to_end`` with plan seats (the kernel's ``_plan_values``, goal decisions too) plays the games of the runner's step-by-step loop (``_Plan._choose``) decision for decision: the
