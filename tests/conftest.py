@@ -36,9 +36,10 @@ import pytest
 GAMES = ("red_rising", "animal_kingdoms", "explorers_of_navoria", "recall")
 
 
-def xdist_group_of(nodeid: str) -> str:
-    """The game whose kernels the test compiles (by its file's name, else by its parameters),
-    else its file."""
+def xdist_group_of(nodeid: str, module_game: str | None = None) -> str:
+    """The game whose kernels the test compiles: by its file's name, else by its name or
+    parameters, else ``module_game`` (a test file of no game whose tests play one, e.g.
+    tests/test_tuning.py, says so in ``XDIST_GAME = "animal_kingdoms"``); else its file."""
     path, _, name = nodeid.partition("::")
     stem = path.rsplit("/", 1)[-1]
     for game in GAMES:
@@ -47,7 +48,7 @@ def xdist_group_of(nodeid: str) -> str:
     for game in GAMES:
         if game in name:
             return game
-    return path
+    return module_game or path
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -55,7 +56,8 @@ def pytest_collection_modifyitems(config, items):
     """Before xdist's own hook, which turns the marks into the ``@group`` suffix it schedules by
     (a plain hook ran after it: the marks came too late and nothing was grouped)."""
     for item in items:
-        item.add_marker(pytest.mark.xdist_group(xdist_group_of(item.nodeid)))
+        module_game = getattr(getattr(item, "module", None), "XDIST_GAME", None)
+        item.add_marker(pytest.mark.xdist_group(xdist_group_of(item.nodeid, module_game)))
 
 
 def pytest_sessionstart(session):

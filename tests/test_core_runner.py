@@ -204,3 +204,14 @@ def test_warm_up_plays_two_games_per_seat_arrangement(monkeypatch):
     runner.warm_up(exp, three_plans, "base", progress=False)
     assert played == [(list(range(2 * 2)), "rotate")]          # 3 slots rotate: 2 arrangements
     assert len(runner.seat_orders(three_plans(exp, "base", None, None), "rotate")) == 2
+
+
+@pytest.mark.parametrize("jobs, progress, warmed", [(1, False, False), (1, True, True), (2, False, True)])
+def test_warm_up_only_where_it_helps_or_talks(tmp_path, monkeypatch, jobs, progress, warmed):
+    """Workers need the warm-up (they load what it compiled), a progress run says what it
+    compiles; one quiet process has no use for it and would only play its extra games."""
+    from sim.core import runner
+    calls = []
+    monkeypatch.setattr(runner, "warm_up", lambda *args: calls.append(args))
+    run_experiment(load_experiment(TOY), tmp_path / "r", jobs=jobs, progress=progress, games=20)
+    assert bool(calls) == warmed

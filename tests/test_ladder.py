@@ -16,6 +16,8 @@ from sim.core.experiment import load_experiment
 from strategies import registry
 from tests.scaffold import cli, experiment_template, one_line_error, write_experiment
 
+XDIST_GAME = "animal_kingdoms"     # its slow tests play Animal Kingdoms: run them beside that game's (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parent.parent
 LADDERS = {g: ROOT / "experiments" / f"{g}_ladder.toml" for g in ("red_rising", "animal_kingdoms", "explorers_of_navoria")}
 

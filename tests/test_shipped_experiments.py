@@ -11,6 +11,7 @@ import pytest
 from sim.core import results as res
 from sim.core.experiment import load_experiment
 from sim.play import make_strategies, run_experiment
+from tests.scaffold import shipped_games
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "experiments").glob("*.toml"))
@@ -79,10 +80,11 @@ def test_red_rising_experiment_plays(path, tmp_path):
     exp = load_experiment(path)
     names = list(exp.variants)
     variants = sorted({names[0], names[-1]}, key=names.index)       # first and last (sweep ends)
-    out = run_experiment(exp, tmp_path, games=8, chunk=8, variants=variants)
+    games = shipped_games(exp, 8)
+    out = run_experiment(exp, tmp_path, games=games, chunk=games, variants=variants)
     df = res.scan(out).collect()
     seats = exp.game_module().seats(exp.variants[variants[0]])
-    assert df.height == 8 * len(variants) * seats
+    assert df.height == games * len(variants) * seats
     for col, dtype in res.SCHEMA.items():
         assert df.schema[col] == dtype, col
     assert set(RR_COMPONENTS) <= set(df.columns)
@@ -90,7 +92,7 @@ def test_red_rising_experiment_plays(path, tmp_path):
     assert (df["score"] == df.select(pl.sum_horizontal(c for c in df.columns if c.startswith("score_"))).to_series()).all()
     assert set(df["variant"].unique()) == set(variants)
     assert set(df["experiment"].unique()) == {exp.name} and set(df["game_name"].unique()) == {"red_rising"}
-    assert (df["seed"] == exp.seed).all() and sorted(df["game"].unique()) == list(range(8))
+    assert (df["seed"] == exp.seed).all() and sorted(df["game"].unique()) == list(range(games))
     assert (df["players"] == seats).all()
     per_game = df.group_by(["variant", "game"]).agg(pl.col("win_share").sum(), pl.len(), pl.col("rank").min())
     assert (per_game["win_share"].round(9) == 1).all() and (per_game["len"] == seats).all()
@@ -100,7 +102,7 @@ def test_red_rising_experiment_plays(path, tmp_path):
     assert set(players["strategy"].unique()) == {s.strategy for s in exp.seats}
     automa = df.filter(pl.col("is_automa"))
     if exp.variants[variants[0]].players == 1:
-        assert automa.height == 8 * len(variants) and set(automa["strategy"].unique()) == {"automa"}
+        assert automa.height == games * len(variants) and set(automa["strategy"].unique()) == {"automa"}
     else:
         assert automa.height == 0
 

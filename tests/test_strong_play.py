@@ -11,6 +11,7 @@ from analyses import strong_play as sp
 from analyses.verdicts import Line
 from sim.core.errors import InputError
 
+XDIST_GAME = "animal_kingdoms"     # its slow tests play Animal Kingdoms: run them beside that game's (tests/conftest.py)
 AK_TINY = textwrap.dedent("""
     [experiment]
     name = "ak_tiny"

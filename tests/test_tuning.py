@@ -15,6 +15,7 @@ from sim.core.experiment import load_experiment
 from strategies.animal_kingdoms import PlanParams
 from tests.scaffold import assert_refused, cli, experiment_template, one_line_error, write_experiment
 
+XDIST_GAME = "animal_kingdoms"     # its slow tests play Animal Kingdoms: run them beside that game's (tests/conftest.py)
 AK = experiment_template("tune_ak", "animal_kingdoms", ["ak_greedy", "ak_spreader", "ak_capital_hunter"])
 TINY = {"budget": 120, "games_per_eval": 20, "final_games": 30, "chosen": ["card", "first"]}
 

@@ -12,7 +12,8 @@ shard here), so the progress bar moves every second or so, not once per chunk. B
 workers start, this process plays two games per seat arrangement of the first variant
 (``warm_up``): the engine's and strategies' numba kernels compile once, here (a strategy's
 whole-game driver in a helper process at the same time), into the on-disk cache the workers
-then load, instead of every worker compiling the same kernels at once.
+then load, instead of every worker compiling the same kernels at once (in one process, without
+progress output, there is nothing to gain and no warm-up).
 
 The runner is game- and strategy-agnostic: it receives what it plays, a ``make_strategies(exp,
 variant, game, content) -> [Strategy per seat]`` function (module level, so workers can unpickle
@@ -449,7 +450,9 @@ def run_experiment(exp: Experiment, make_strategies, out_root="results", jobs: i
         hashes = {v: stable_hash(p) for v, p in parts.items()}
         counts = [res.missing_count(covered[v], first_game, first_game + games, chunk) for v in variants]
         todo = [v for v, (_, g) in zip(variants, counts) if g]
-        if todo and backend == "loky":
+        if todo and backend == "loky" and (jobs != 1 or progress):
+            # the workers then load the kernels; in one process it only says what the first
+            # compile does (quiet, it would only add its games: 8 search games cost minutes)
             warm_up(exp, make_strategies, todo[0], progress)
         chunk_of: dict = {}                 # (variant, piece start) -> its chunk (a, b)
 
