@@ -4,7 +4,8 @@
 unrevealed old tribes and item stacks, the other seats' chest kinds scrubbed; tests keep the two
 equal). ``sample_row`` deals what the viewer does not know (observe.py's module doc: chest stack
 and the other seats' chests, the unseen green and grey cards, the other seats' goal cards, the
-old-tribe and item-stack draws, the unrevealed tracks, the face-down tiles) from one key, and
+old-tribe and item-stack draws while the draft is on, the unrevealed tracks, the face-down tiles)
+from one key, and
 gives the sampled game its own ``bag``, ``chests`` and ``rings`` stream keys, so that future bag draws,
 chest reshuffles and ring draws in a trial follow neither the real game's nor one fixed stream.
 
