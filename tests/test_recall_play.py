@@ -189,6 +189,26 @@ def test_a_sampled_state_shows_the_viewer_the_same_observation():
         assert len(real_stack[b, top[b]:size[b]]) == size[b] - top[b]
 
 
+def test_a_sample_deals_the_old_tribe_draws_only_while_the_draft_is_on_RC_S36():
+    """RC-S36, RC-S37: the setup's old-tribe and item-stack draws are read once, when the draft ends
+    (kernel/draft.py ``deal_old_tribes``), so ``sample_state`` deals them as permutations during
+    the draft and leaves them -1 after it (the lookahead's deal skips them)."""
+    config, content = _setup(4)
+    s = GAME.init(config, content, np.arange(6), 5)
+    columns = {st.H_OLDT: len(content.tribes) - 4, st.H_OLDI: len(content.items) - 4}
+    for drafting in (True, False):
+        assert ((s.m[:, st.G_PHASE] == st.PH_DRAFT) == drafting).all()
+        sample = sample_state(observe(s, GAME.decider(s)), np.arange(s.batch, dtype=np.uint64) + 11)
+        for col, n in columns.items():
+            drawn = np.sort(sample.hidden[:, col:col + n], axis=1)
+            if drafting:
+                np.testing.assert_array_equal(drawn, np.tile(np.arange(n), (s.batch, 1)))
+            else:
+                assert (drawn == -1).all()
+        s = _play(s, registry.make("lookahead", {"weights": ZERO}, GAME, content), 25)
+        s = take(s, np.flatnonzero(_live(s)))
+
+
 def test_position_value_avoids_a_stopped_state_and_reads_the_score():
     """The lookahead's value: a stopped game is worth ``STOPPED``; more points are worth more."""
     config, content = _setup(2)

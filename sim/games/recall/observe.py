@@ -16,7 +16,8 @@ An observation of seat ``v`` is
 ``sample_state(obs, keys)`` deals what the viewer does not know at random (for the lookahead
 strategies; compiled, kernel/sample.py): the chest stack and the other seats' chest tiles, the
 unseen part of the green and grey decks, the other seats' goal cards, the old tribes and item
-stacks not revealed, the face-down area tiles, and fresh ``bag``, ``chests`` and ``rings`` stream
+stacks not revealed, the face-down area tiles, while the draft is on the old-tribe and item-stack
+draws (nothing reads them after it: they stay -1), and fresh ``bag``, ``chests`` and ``rings`` stream
 keys (the future bag draws, chest reshuffles and ring draws; the rings left are public). The pools are what the viewer can count (a good
 approximation: chest tiles used and items gained from stacks are not subtracted).
 

@@ -4,7 +4,8 @@
 unrevealed old tribes and item stacks, the other seats' chest kinds scrubbed; tests keep the two
 equal). ``sample_row`` deals what the viewer does not know (observe.py's module doc: chest stack
 and the other seats' chests, the unseen green and grey cards, the other seats' goal cards, the
-old-tribe and item-stack draws, the unrevealed tracks, the face-down tiles) from one key, and
+old-tribe and item-stack draws while the draft is on, the unrevealed tracks, the face-down tiles)
+from one key, and
 gives the sampled game its own ``bag``, ``chests`` and ``rings`` stream keys, so that future bag draws,
 chest reshuffles and ring draws in a trial follow neither the real game's nor one fixed stream.
 
@@ -234,8 +235,9 @@ def deal_into(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables, wor
             elif j < goal_n[p]:
                 h[col] = pool[used] if used < left else -1
                 used += 1
-    # the old-tribe and item-stack draws of the setup (used once the draft is over)
-    for part in range(2):
+    # the old-tribe and item-stack draws of the setup: read once, when the draft ends
+    # (draft.deal_old_tribes); left -1 after it, where nothing reads them
+    for part in range(2 if _drafting(g) else 0):
         size = (sc[S_TRIBES] if part == 0 else sc[S_ITEMS]) - n
         perm, at = _part(work, at, max(size, 1), -1)
         ones, at = _part(work, at, max(size, 0), 1)
@@ -249,12 +251,21 @@ def deal_into(g, legal_in, chests, goals, goal_n, me, key, h, legal, tables, wor
 
 
 @trial_kernel
+def _drafting(g):
+    """Whether the setup's draft is still on (solo start field, draft, old tribes not dealt yet)."""
+    ph = g[st.G_PHASE]
+    return ph == st.PH_SOLO or ph == st.PH_DRAFT or ph == st.PH_OLD
+
+
+@trial_kernel
 def _deal_unrevealed(g, key, sc, work, at):
     """Old tribes and item stacks of tracks not revealed (scrubbed to -1) once they are dealt:
     from the tribes and items nobody owns and no face-up track shows. ``work[at:]``: scratch;
     returns the offset after the part used."""
-    ph = g[st.G_PHASE]
-    if ph == st.PH_SOLO or ph == st.PH_DRAFT or ph == st.PH_OLD:
+    hidden = 0
+    for t in range(3):
+        hidden += g[st.G_REVEALED + t] == 0
+    if _drafting(g) or hidden == 0:              # nothing dealt yet, or nothing left to deal
         return at
     n = sc[S_NP]
     for part in range(2):
