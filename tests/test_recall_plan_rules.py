@@ -210,7 +210,6 @@ def test_a_sanctuary_or_monument_one_development_action_away_is_prepared_RC_R124
     assert mon() == 0.0
 
 
-
 def test_a_workshop_one_development_action_away_is_a_key_card_step_RC_R130_RC_R133_RC_R136_RC_E39():
     """Key cards (GC10, RC-E39: 7 key cards): a workshop brings the key card of its terrain's colour
     (RC-R133), if the offer still has one (RC-R136). A follower on a workshop field of the start
@@ -228,6 +227,7 @@ def test_a_workshop_one_development_action_away_is_a_key_card_step_RC_R130_RC_R1
     g[st.G_GREEN:st.G_GREEN + 3] = -1
     g[st.G_GREY:st.G_GREY + 3] = -1
     assert keys() == 0.0
+
 
 def test_a_building_next_to_an_unrewarded_camp_is_a_camp_step_RC_R144_RC_R145_RC_E41():
     """Camps (GC12, RC-E41: 3 different camps): a follower on sanctuary field 5 prepares a camp when a

@@ -451,8 +451,8 @@ def run_experiment(exp: Experiment, make_strategies, out_root="results", jobs: i
         counts = [res.missing_count(covered[v], first_game, first_game + games, chunk) for v in variants]
         todo = [v for v, (_, g) in zip(variants, counts) if g]
         if todo and backend == "loky" and (jobs != 1 or progress):
-            # the workers then load the kernels; in one process it only says what the first
-            # compile does (quiet, it would only add its games: 8 search games cost minutes)
+            # workers then load what it compiled; in one process it only serves to say what
+            # the first compile does, so a quiet run skips its games (8 search games are minutes)
             warm_up(exp, make_strategies, todo[0], progress)
         chunk_of: dict = {}                 # (variant, piece start) -> its chunk (a, b)
 
