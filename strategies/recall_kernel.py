@@ -11,7 +11,7 @@ makes at each decision the choice the runner's loop would make with the Python s
   ``kernel/flow.py``'s ``apply`` + ``advance``, the engine's own step), each result valued for the decider (``kernel/value.py``'s ``seat_value`` with the seat's
   weights), the best kept, ties broken by ``1e-9 x u_a`` as ``strategies.base.argmax_tiebreak``.
 
-* a plan seat (``strategies.recall_plans``): the lookahead above with the plan's six rules
+* a plan seat (``strategies.recall_plans``): the lookahead above with the plan's seven rules
   (``_plan_values``; ``recall_plans._Plan._choose`` calls the same code per row through ``plan_tables``).
 
 ``u``, ``u_a``: the seat's ``StrategyRng`` draws at the game's decision counter
@@ -31,14 +31,15 @@ from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.content_types import GOAL_KINDS
 from sim.games.recall.kernel import flow
-from sim.games.recall.kernel.common import C_FIFTH, C_NMON, C_NP, C_NYELLOW, C_T_FSLOT, C_T_MONCOST, C_T_TBLD, C_T_TKEY, payable
+from sim.games.recall.kernel.common import (A_END, C_FIFTH, C_LEX, C_NMON, C_NP, C_NYELLOW, C_O_COUNT, C_O_OPT, C_T_FSLOT,
+                                            C_T_MONCOST, C_T_TBLD, C_T_TKEY, payable)
 from sim.games.recall.kernel.dev import DEV_MONUMENT, DEV_SANCT, DEV_WORKSHOP, dev_field_ok, follower_cost, next_camp
 from sim.games.recall.kernel.gains import in_offer
 from sim.games.recall.kernel.explore import uniform
 from sim.games.recall.kernel.flow import advance, apply, uniform_choice
 from sim.games.recall.kernel.rows import copy_row
 from sim.games.recall.kernel.sample import deal_into, observe_row, scratch_size
-from sim.games.recall.kernel.value import seat_value
+from sim.games.recall.kernel.value import V_DIV, seat_value
 
 # every engine kernel module: apply/advance compile their callees into this file's code
 kernel_cache.watch(__file__, st, *sorted(Path(flow.__file__).parent.glob("*.py")))
@@ -58,6 +59,61 @@ DRAFT_PAIRS, DRAFT_ELEMENTS = 1, 2
 STOPPED = -1e9                           # kernel/value.py's value of a stopped state
 WASTED = STOPPED / 2                     # an activation that changes nothing: below every real option
 NO_KIND = -99                            # ``_continued``'s ``until`` when it stops only at its own kinds
+EXCHANGE = 1e-6                          # rule 7: per follower traded at field A; above the 1e-9 tie-break, below real gains
+
+
+@njit(cache=True)
+def _trade_bonus(g, me, x, w, C, vt):
+    """Rule 7 of strategies/recall_plans.py for action ``x`` at seat ``me``'s decision in ``g``: field
+    A's trades (RC-R24 buy, RC-R25 sell) are worth nothing to the value (a follower and a white
+    crystal weigh the same), so each follower traded costs ``EXCHANGE`` and a tie stops (``end``,
+    the smallest count; a sale is valued once closed, ``_closed_sale``): no followers bought to be
+    sold in the same turn. A crystal upgrade
+    (``crystal``: RC-R72, RC-R114, RC-R229) adds a white-crystal equivalent, ``final`` / 3 of a
+    leftover point (RC-E26..E28) that rounding down hides, so it beats ``end``; to a holder of
+    Lexander's permanent effect a purple crystal also returns 1 point and 1 white crystal when paid
+    (RC-R230), worth ``final`` + ``crystals`` more."""
+    k = g[st.G_KIND]
+    if k == st.K_BUY or k == st.K_SELL:
+        return -EXCHANGE if x != A_END else 0.0
+    if k == st.K_SELL_COUNT:
+        return -EXCHANGE * (x - C[C_O_COUNT] + 1)
+    if k == st.K_CRYSTAL and x != A_END:
+        v = w[0] / vt[0][V_DIV]
+        lex = C[C_LEX]
+        if x == C[C_O_OPT] + 1 and lex >= 0 and g[st.SEAT0 + me * st.SW + st.P_OWN + lex] == 1:
+            v += w[0] + w[2]
+        return v
+    return 0.0
+
+
+@njit(cache=True)
+def _closed_sale(tg, th, tlg, cg, ch, clg, me, n, w, vt, goal, gk, gn, gi, rate, C, tab, atoms):
+    """Rule 7: the value of a trial of field A's sale (RC-R25) once the sale is closed: at ``sell``
+    after ``end``, at ``sell_count`` the best count, each then closed (less ``EXCHANGE`` per follower
+    sold). A trial still inside the loop does not reach the turn's end, whose crystal cap (RC-R73)
+    and round's end the trial of ``end`` sees, so one more sale always looked better than stopping.
+    ``tg``/``th``/``tlg`` are played on in place; ``cg``/``ch``/``clg`` are scratch rows."""
+    k = tg[st.G_KIND]
+    if k == st.K_SELL and tg[st.G_DEC] == me:
+        apply(tg, th, C, tab, atoms, A_END)
+        advance(tg, th, tlg, C, tab, atoms)
+    elif k == st.K_SELL_COUNT and tg[st.G_DEC] == me:
+        best = -np.inf
+        for x in range(tlg.shape[0]):
+            if not tlg[x]:
+                continue
+            copy_row(cg, tg)
+            copy_row(ch, th)
+            apply(cg, ch, C, tab, atoms, x)
+            advance(cg, ch, clg, C, tab, atoms)
+            if cg[st.G_KIND] == st.K_SELL and cg[st.G_DEC] == me:
+                apply(cg, ch, C, tab, atoms, A_END)
+                advance(cg, ch, clg, C, tab, atoms)
+            v = _valued(cg, ch, me, n, w, vt, goal, gk, gn, gi, rate, C, tab)
+            best = max(best, v - EXCHANGE * (x - C[C_O_COUNT] + 1))
+        return best
+    return _valued(tg, th, me, n, w, vt, goal, gk, gn, gi, rate, C, tab)
 
 
 @njit(cache=True)
@@ -90,7 +146,7 @@ def _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon,
             advance(cg, ch, clg, C, tab, atoms)
             v = _valued(cg, ch, me, n, w, vt, goal, gk, gn, gi, rate, C, tab)
             tie = (u0 * 7919.0 + 0.6180339887 * (x + 1) * (step + 1)) % 1.0
-            score = v + 1e-9 * tie
+            score = v + _trade_bonus(tg, me, x, w, C, vt) + 1e-9 * tie
             if score > best or pick < 0:
                 best = score
                 pick = x
@@ -229,32 +285,34 @@ def _key_offered(g, f, C, tab):
 
 
 @njit(cache=True)
-def _monument_half(g, me, C, tab):
-    """The monument step when no monument is one development action away: half for each of its two
-    preconditions in place, an own follower on a free monument field with the follower cost there
-    (RC-R137, RC-R139), the next monument's crystals payable (RC-R138, RC-A22); 0 when all are built."""
+def _monument_half(g, me, C, tab, half):
+    """The monument step when no monument is one development action away: ``half`` (Param
+    ``monument_precondition``, 0.5 by default) for each of its two preconditions in place, an own
+    follower on a free monument field with the follower cost there (RC-R137, RC-R139), the next
+    monument's crystals payable (RC-R138, RC-A22); 0 when all are built. A Param so that a plan can
+    count the preconditions for more or less of a monument than the half each they are by default."""
     base = st.SEAT0 + me * st.SW
     k = g[base + st.P_MON]
     if k >= C[C_NMON]:
         return 0.0
     x = C[C_T_MONCOST] + 3 * k
-    share = 0.5 if payable(g, me, C, tab[x], tab[x + 1], tab[x + 2]) else 0.0
+    share = half if payable(g, me, C, tab[x], tab[x + 1], tab[x + 2]) else 0.0
     for f in range(g[st.G_NF]):
         n = g[base + st.P_FOL + f]
         if (n > 0 and tab[C[C_T_TBLD] + g[st.F_TERR + f]] == DEV_MONUMENT and g[base + st.P_BLD + f] == 0
                 and follower_cost(g, me, DEV_MONUMENT, f) <= n):
-            return share + 0.5
+            return share + half
     return share
 
 
 @njit(cache=True)
-def prepared(g, me, kind, C, tab):
+def prepared(g, me, kind, C, tab, half):
     """How much of the next component of goal kind ``kind`` seat ``me`` has prepared, 0..1 (rule 4's
     steps): 1 when only a development action is missing for the next sanctuary or monument (a
     follower on a free site of the type, the crystals payable, ``dev.dev_field_ok``), a key card (a
     workshop so, its key colour in the offer, RC-R133, RC-E39), a camp (such a building next to a camp
     whose reward the seat has not had, RC-R144, RC-E41) or an area tile (such a building on a tile
-    without an own building, RC-E42); a monument otherwise half per precondition in place
+    without an own building, RC-E42); a monument otherwise ``half`` per precondition in place
     (``_monument_half``); for old tribes (RC-E40) the steps of the furthest track not unlocked
     towards its fifth space (RC-R169) / the fifth; 0 for other kinds."""
     base = st.SEAT0 + me * st.SW
@@ -288,18 +346,19 @@ def prepared(g, me, kind, C, tab):
                 own = own or g[base + st.P_BLD + 7 * k + i] > 0
             if not own and _buildable(g, me, f, C, tab):
                 return 1.0
-    return _monument_half(g, me, C, tab) if kind == GK_MON else 0.0
+    return _monument_half(g, me, C, tab, half) if kind == GK_MON else 0.0
 
 
 @njit(cache=True)
-def _card_chance(g, me, kind, missing, lam, step, C, tab):
+def _card_chance(g, me, kind, missing, lam, step, half, C, tab):
     """One card's chance of being met: P(Poisson(``lam``) >= ``missing``), with a share ``step`` x
-    ``prepared`` of the next component counted as gained (rule 4's steps: the chance interpolated
-    between ``missing`` and one less), so the preconditions of a component are worth part of it."""
+    ``prepared`` (``half``: its monument share per precondition) of the next component counted as
+    gained (rule 4's steps: the chance interpolated between ``missing`` and one less), so the
+    preconditions of a component are worth part of it."""
     p = _at_least(missing, lam)
     if missing <= 0 or step == 0.0:
         return p
-    s = min(step * prepared(g, me, kind, C, tab), 1.0)
+    s = min(step * prepared(g, me, kind, C, tab, half), 1.0)
     return p + s * (_at_least(missing - 1, lam) - p) if s > 0.0 else p
 
 
@@ -308,7 +367,8 @@ def goal_chance(g, h, me, gk, gn, gi, rate, C, tab):
     """Rule 4's value of the goal cards seat ``me`` holds in ``g``/``h`` (its own cards, in the
     observation, RC-A68): goal points x the chance of meeting them at the end, each card's chance
     ``_card_chance(missing, rate[card] x rounds left, steps)`` (``rate``: per card the plan's
-    components per round for its kind, then per card its ``goal_steps`` share, ``prepared``), so the
+    components per round for its kind, then per card its ``goal_steps`` share, ``prepared``, then the
+    ``monument_precondition`` share, ``_monument_half``), so the
     last missing component is worth much, the first little and nothing once met. Before the goal
     round (RC-R189) the better held card counts (the one to keep), after it the kept one; solo
     (RC-V13..V15, RC-A54) the best pair of held cards, both to be met: the product of their chances,
@@ -318,13 +378,14 @@ def goal_chance(g, h, me, gk, gn, gi, rate, C, tab):
     goal_counts_row(g, me, gi, count)
     rounds = max(gi[GI_ROUNDS] - g[st.G_ROUND], 0)
     G = gk.shape[0]
+    half = rate[2 * G]
     best = 0.0
     for i in range(3):
         a = h[st.H_GOALS + 3 * me + i]
         if a < 0:
             continue
         ka = gk[a]
-        pa = _card_chance(g, me, ka, gn[a] - count[ka], rate[a] * rounds, rate[G + a], C, tab)
+        pa = _card_chance(g, me, ka, gn[a] - count[ka], rate[a] * rounds, rate[G + a], half, C, tab)
         if not gi[GI_SOLO]:
             best = max(best, pa)
             continue
@@ -341,7 +402,7 @@ def goal_chance(g, h, me, gk, gn, gi, rate, C, tab):
                 need = max(gn[a] - count[ka], gn[b] - count[kb], gn[a] + gn[b] - have)
                 p = _at_least(need, max(rate[a], rate[b]) * rounds)
             else:
-                p = pa * _card_chance(g, me, kb, gn[b] - count[kb], rate[b] * rounds, rate[G + b], C, tab)
+                p = pa * _card_chance(g, me, kb, gn[b] - count[kb], rate[b] * rounds, rate[G + b], half, C, tab)
             best = max(best, p)
     return gi[GI_POINTS] * best
 
@@ -421,7 +482,7 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, 
     row, ``sg``/``sh``/``slg`` the state sampled from it; every legal action tried and valued (after
     the continuation for the plan kinds and activations, rule 5), with the goal cards' chance (rule 4,
     ``goal_chance`` with the per-card rates and steps ``goal_v``: at a goal decision the trial holds the kept
-    cards), the activation bonus (rule 2) and rules 1-3 added. ``pf``: (ability, goal). An activation
+    cards), the activation bonus (rule 2) and rules 1-3 and 7 added. ``pf``: (ability, goal). An activation
     whose trial, where it is resolved, changes nothing but its cost (``_no_effect``: e.g. Lexander with
     no crystal to upgrade), or a Dorian activation that places no farm (RC-R210; at a closing window
     the flow moves on, which ``_no_effect`` counts as a change), is ``WASTED``, below every real
@@ -441,7 +502,7 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, 
             reserve = min(reserve, cost)
     if reserve == 1 << 20:
         reserve = 0
-    # rules 1-3's bonus per option (rows of other kinds: none)
+    # rules 1-3's and 7's bonus per option (rows of other kinds: none)
     bonus = np.zeros(A)
     if kind == st.K_DRAFT and ints[PI_DRAFT] == DRAFT_PAIRS:
         for i in range(5):
@@ -462,6 +523,10 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, 
             sector += sg[own + st.P_PATHS + i] >= 0
         for i in range(2):
             bonus[opt0 + i] = path_v[og[st.G_PATH + 2 * sector + i]]
+    elif kind == st.K_BUY or kind == st.K_SELL or kind == st.K_SELL_COUNT or kind == st.K_CRYSTAL:
+        for x in range(A):
+            if slg[x]:
+                bonus[x] = _trade_bonus(og, me, x, w, C, vt)
     for x in range(A):
         out[x] = -np.inf
         if not slg[x]:
@@ -485,6 +550,8 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, 
                 if used < horizon and v > STOPPED:
                     v, used = _continued(tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, w, vt, u0, horizon - used, C,
                                          tab, atoms, goal, gk, gn, gi, goal_v, NO_KIND, NO_KIND)
+        elif v > STOPPED and (kind == st.K_SELL or kind == st.K_SELL_COUNT):
+            v = _closed_sale(tg, th, tlg, cg, ch, clg, me, n, w, vt, goal, gk, gn, gi, goal_v, C, tab, atoms)
         elif v > STOPPED:
             wasted = activation and _no_effect(sg, tg, own, min(x - use0, n_ab), n_ab)
             if goal != 0.0:                         # the one step's position with the goal cards' chance

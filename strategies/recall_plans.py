@@ -2,7 +2,7 @@
 
 Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the observation,
 ``GAME.sample_state``, never the real one; each legal action tried and valued by
-``sim.games.recall.value``) with its own position-value weights and six rules on top
+``sim.games.recall.value``) with its own position-value weights and seven rules on top
 (docs/recall_strategies.md, "Plans"):
 
 1. ``draft``: the value of display pair i is ``tribes[tribe] + items[item]`` (points-equivalents)
@@ -26,8 +26,9 @@ Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the 
    solo the best pair of held cards, both to be met (one component for one card). A share
    ``goal_steps[kind]`` of the next component counts as gained once it is prepared
    (``recall_kernel.prepared``: a sanctuary, monument, workshop with its key card in the offer,
-   building next to a new camp or on a new area tile one development action away; else half a
-   monument per precondition in place, follower on a free monument field or its crystals; a track's
+   building next to a new camp or on a new area tile one development action away; else
+   ``monument_precondition`` (half) a monument per precondition in place, follower on a free
+   monument field or its crystals; a track's
    steps towards an old tribe). A goal
    decision's discard option is so worth its bottom reward (the lookahead) plus the chance of
    what it keeps (``recall_kernel.goal_chance``);
@@ -40,7 +41,16 @@ Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the 
    before they are compared;
 6. old tribes (RC-S36, RC-R169): a trial that unlocks an old tribe gains ``tribes[its tribe]``
    when the viewer sees it (revealed, or ``known_old_tribes`` RC-V6), else the mean of
-   ``tribes`` over the tribes it may be (RC-A68: from the observation, not the sampled draw).
+   ``tribes`` over the tribes it may be (RC-A68: from the observation, not the sampled draw);
+7. trades (``recall_kernel._trade_bonus``): field A's purchase and sale (RC-R24, RC-R25) change
+   nothing in the value (a follower and a white crystal weigh the same), so each follower traded
+   costs 1e-6 and a tie goes to ``end`` or the smallest count, and a sale is valued once the sale
+   is closed (``_closed_sale``: the turn's end and its crystal cap seen, RC-R73, as ``end`` sees
+   them): no followers bought and sold back in one turn, none sold to postpone the turn's end;
+   a crystal upgrade (``crystal``, RC-R72) gets ``final`` / 3, the third of a leftover
+   point its white-crystal equivalent adds (RC-E26..E28) that rounding down hides, and for a
+   holder of Lexander's permanent effect an upgrade to purple ``final`` + ``crystals`` more, the
+   point and white crystal a purple crystal returns when paid (RC-R230); both also in rule 5's steps.
 
 Without a replay hook the runner plays seats of these plans (beside ``rc_greedy``, ``lookahead``
 and ``random``) in one compiled call: every rule is compiled (strategies/recall_kernel.py
@@ -93,6 +103,7 @@ class PlanParams(LookaheadParams):
     goals: dict = _table({})                 # goal kind -> the plan's fit: its rate is goal_rates x (1 + fit)
     goal_rates: dict = _table(GOAL_RATES)    # goal kind -> components gained per round (rule 4's chance)
     goal_steps: dict = _table(GOAL_STEPS)    # goal kind -> share of the next component once prepared, 0..1 (rule 4)
+    monument_precondition: float = 0.5       # share of a monument prepared per precondition in place, 0..0.5 (rule 4)
     ability: float = 1.0                     # bonus per ability activation whose trial does not stop
     goal: float = 1.0                        # x goal points x the chance of meeting the goal cards (0: no goal play)
     horizon: int = 6                         # greedy steps after a main / dev / units choice or an activation (0 = one step)
@@ -110,6 +121,8 @@ class PlanParams(LookaheadParams):
             return "goals", "expected fits >= -1 (a rate x (1 + fit) is never negative)"
         if any(not 0 <= v <= 1 for v in self.goal_steps.values()):
             return "goal_steps", "expected shares of a component between 0 and 1"
+        if not 0 <= self.monument_precondition <= 0.5:
+            return "monument_precondition", "expected a share between 0 and 0.5 (two preconditions make one monument)"
         return None
 
 
@@ -131,9 +144,10 @@ class _Plan(LookaheadStrategy):
         self.tribe_value = np.array([params.tribes.get(i, 0.0) for i in known["tribes"]] + [0.0])
         self.item_value = np.array([params.items.get(i, 0.0) for i in known["items"]] + [0.0])
         self.path_value = np.array([params.paths.get(i, 0.0) for i in known["paths"]])
-        kinds = [GOAL_KINDS[c.kind] for c in content.goal_cards]     # per card: its rate, then its steps' share
+        kinds = [GOAL_KINDS[c.kind] for c in content.goal_cards]     # per card: its rate, then its steps' share,
         self.goal_rate = np.array([params.goal_rates.get(k, 0.0) * (1.0 + params.goals.get(k, 0.0)) for k in kinds]
-                                  + [params.goal_steps.get(k, 0.0) for k in kinds])
+                                  + [params.goal_steps.get(k, 0.0) for k in kinds]
+                                  + [params.monument_precondition])          # then the monument share
         source = abilities(content)[1]
         self.event_bound = np.array([bool(x.event) for x in source])
         self.fixed_cost = np.array([bool(x.hexagon) for x in source])

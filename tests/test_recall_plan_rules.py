@@ -4,6 +4,7 @@ Dorian (RC-R210..R214): hand-set positions whose choice is worked out from the p
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from sim.core import rng
 from sim.games.recall import state as st
@@ -118,7 +119,8 @@ def test_an_activation_that_changes_nothing_is_never_chosen_RC_R61_RC_R64():
     RC-R64), gets no bonus: it is ``WASTED``. At the first main decision of 4 games the decider is given
     Lexander (UPC:1, upgrade a crystal) and 3 skill stones: with no white or red crystal there is
     nothing to upgrade, so ``use:Lexander`` is wasted and not chosen; with 2 white crystals it
-    upgrades one, a real option (above ``WASTED``) with the activation bonus on top."""
+    upgrades one, a real option (above ``WASTED``) with the activation bonus on top, for any draw of
+    the continuation's tie-break (its ``crystal`` step values an upgrade above ``end``, rule 7)."""
     from tests.test_recall_plans import _play_until
     s, content = _play_until(2, st.K_MAIN, 6, games=4)
     lex = s.t.ability_names.index("Lexander")
@@ -135,8 +137,9 @@ def test_an_activation_that_changes_nothing_is_never_chosen_RC_R61_RC_R64():
         s.m[:, st.G_RECHARGED] = 0
         s.legal[:, use] = True                         # payable (RC-R61): owned, 3 stones for a cost of 1
         obs = GAME.observe(s, me)
-        values = plan._values(obs, s.legal, np.full(s.batch, 0.25), [plan], np.zeros(s.batch, dtype=np.int64))
-        assert ((values[:, use] == rk.WASTED) == wasted).all(), (white, values[:, use])
+        for u in (0.25, 0.5, 0.75):                   # rule 5's steps upgrade whatever their tie-break (rule 7)
+            values = plan._values(obs, s.legal, np.full(s.batch, u), [plan], np.zeros(s.batch, dtype=np.int64))
+            assert ((values[:, use] == rk.WASTED) == wasted).all(), (white, u, values[:, use])
         if wasted:
             assert (decide(plan, s) != use).all()
 
@@ -187,8 +190,8 @@ def test_a_sanctuary_or_monument_one_development_action_away_is_prepared_RC_R124
     (RC-R138, RC-A22: the first W:1, the second R:1; one white crystal does not convert to red):
     with one of the two a monument is half prepared (``_monument_half``), with none of them 0."""
     g, C, tab, base = _bare_row()
-    sanct = lambda: rk.prepared(g, 0, rk.GK_SANCT, C, tab)  # noqa: E731
-    mon = lambda: rk.prepared(g, 0, rk.GK_MON, C, tab)      # noqa: E731
+    sanct = lambda: rk.prepared(g, 0, rk.GK_SANCT, C, tab, 0.5)  # noqa: E731
+    mon = lambda: rk.prepared(g, 0, rk.GK_MON, C, tab, 0.5)      # noqa: E731
     assert sanct() == 0.0 and mon() == 0.0
     g[base + st.P_FOL + 73] = 1
     g[st.G_UP + 10] = 1
@@ -218,7 +221,7 @@ def test_a_workshop_one_development_action_away_is_a_key_card_step_RC_R130_RC_R1
     g, C, tab, base = _bare_row()
     fields = [f for f in range(7) if tab[C[cm.C_T_TBLD] + g[st.F_TERR + f]] == dev.DEV_WORKSHOP]
     assert fields, "a workshop field on the start tile"
-    keys = lambda: rk.prepared(g, 0, rk.GK_KEYS, C, tab)  # noqa: E731
+    keys = lambda: rk.prepared(g, 0, rk.GK_KEYS, C, tab, 0.5)  # noqa: E731
     g[base + st.P_CR:base + st.P_CR + 3] = 3
     assert keys() == 0.0
     g[base + st.P_FOL + fields[0]] = 1
@@ -234,9 +237,9 @@ def test_a_building_next_to_an_unrewarded_camp_is_a_camp_step_RC_R144_RC_R145_RC
     face-up camp next to it has not rewarded the seat yet (RC-R144, RC-R145): camps 59 and 64 lie
     on face-down tiles (nothing), then 64 face up (1), its reward had (0), 59 face up (1)."""
     g, C, tab, base = _bare_row()
-    camps = lambda: rk.prepared(g, 0, rk.GK_CAMPS, C, tab)  # noqa: E731
+    camps = lambda: rk.prepared(g, 0, rk.GK_CAMPS, C, tab, 0.5)  # noqa: E731
     g[base + st.P_FOL + 5] = 1
-    assert rk.prepared(g, 0, rk.GK_SANCT, C, tab) == 1.0 and camps() == 0.0
+    assert rk.prepared(g, 0, rk.GK_SANCT, C, tab, 0.5) == 1.0 and camps() == 0.0
     g[st.G_UP + 9] = 1
     assert camps() == 1.0
     g[base + st.P_CAMPS] = 1 << 5
@@ -250,7 +253,7 @@ def test_a_building_on_a_tile_without_an_own_building_is_an_area_step_RC_E42():
     (tile of slot 10) prepares a tile while the seat has no building on that tile (fields 70..76);
     a workshop of its own on field 72 takes it away, one on the start tile (field 2) does not."""
     g, C, tab, base = _bare_row()
-    areas = lambda: rk.prepared(g, 0, rk.GK_AREAS, C, tab)  # noqa: E731
+    areas = lambda: rk.prepared(g, 0, rk.GK_AREAS, C, tab, 0.5)  # noqa: E731
     g[base + st.P_FOL + 73] = 1
     g[st.G_UP + 10] = 1
     assert areas() == 1.0
@@ -268,13 +271,13 @@ def test_the_old_tribe_step_is_the_furthest_locked_track_s_share_of_five_RC_R169
     g, C, tab, base = _bare_row()
     g[base + st.P_UNLOCK:base + st.P_UNLOCK + 3] = 0
     g[base + st.P_TRK:base + st.P_TRK + 3] = [3, 0, 1]
-    assert rk.prepared(g, 0, rk.GK_OLD, C, tab) == 0.6
+    assert rk.prepared(g, 0, rk.GK_OLD, C, tab, 0.5) == 0.6
     g[base + st.P_UNLOCK] = 1
-    assert rk.prepared(g, 0, rk.GK_OLD, C, tab) == 0.2
+    assert rk.prepared(g, 0, rk.GK_OLD, C, tab, 0.5) == 0.2
     g[base + st.P_UNLOCK:base + st.P_UNLOCK + 3] = 1
-    assert rk.prepared(g, 0, rk.GK_OLD, C, tab) == 0.0
+    assert rk.prepared(g, 0, rk.GK_OLD, C, tab, 0.5) == 0.0
     from sim.games.recall.content_types import GOAL_KINDS
-    assert rk.prepared(g, 0, GOAL_KINDS.index("stones"), C, tab) == 0.0
+    assert rk.prepared(g, 0, GOAL_KINDS.index("stones"), C, tab, 0.5) == 0.0
 
 
 def test_a_prepared_component_counts_its_goal_steps_share_RC_E29_RC_R189():
@@ -283,8 +286,114 @@ def test_a_prepared_component_counts_its_goal_steps_share_RC_E29_RC_R189():
     g, C, tab, base = _bare_row()
     lam = 0.4
     p = 1.0 - np.exp(-lam)
-    assert abs(rk._card_chance(g, 0, rk.GK_SANCT, 1, lam, 0.5, C, tab) - p) < 1e-12
+    assert abs(rk._card_chance(g, 0, rk.GK_SANCT, 1, lam, 0.5, 0.5, C, tab) - p) < 1e-12
     g[base + st.P_FOL + 73] = 1
     g[st.G_UP + 10] = 1
-    assert abs(rk._card_chance(g, 0, rk.GK_SANCT, 1, lam, 0.5, C, tab) - (p + 0.5 * (1 - p))) < 1e-12
-    assert abs(rk._card_chance(g, 0, rk.GK_SANCT, 1, lam, 0.0, C, tab) - p) < 1e-12
+    assert abs(rk._card_chance(g, 0, rk.GK_SANCT, 1, lam, 0.5, 0.5, C, tab) - (p + 0.5 * (1 - p))) < 1e-12
+    assert abs(rk._card_chance(g, 0, rk.GK_SANCT, 1, lam, 0.0, 0.5, C, tab) - p) < 1e-12
+
+
+def test_monument_precondition_is_the_share_of_each_precondition_RC_R137_RC_R138_RC_E38():
+    """Param ``monument_precondition`` (default 0.5) is ``_monument_half``'s share per precondition in
+    place (a follower on a free monument field, RC-R137, RC-R139; the next monument's crystals,
+    RC-R138): 0.25 on the hand-placed follower of field 84 alone; the plan passes it to rule 4:
+    GC9 (3 monuments, RC-E38) with 2 built, monuments 0.1 a round, round 1 of 17, goal_steps 0.5:
+    15 x (p + 0.5 x share x (1 - p)), p = 1 - e^-1.7. Outside 0..0.5 it is refused."""
+    from sim.core.errors import InputError
+    from tests.test_recall_plans import _goal_position
+    g, C, tab, base = _bare_row()
+    g[base + st.P_FOL + 84] = 1
+    assert rk.prepared(g, 0, rk.GK_MON, C, tab, 0.25) == 0.25
+    assert rk.prepared(g, 0, rk.GK_MON, C, tab, 0.5) == 0.5
+    config, content = setup(2)
+    rates = {"goals": {"monuments": 0.0}, "goal_rates": {"monuments": 0.1}}
+    s, _ = _goal_position(2, [0, 0, 0, 0], ["GC9"], 0)
+    s.m[0, st.seat_col(0, st.P_FOL):st.seat_col(0, st.P_FOL) + st.F_MAX] = 0
+    s.m[0, st.seat_col(0, st.P_CR):st.seat_col(0, st.P_CR) + 3] = 0
+    s.m[0, st.seat_col(0, st.P_MON)] = 2
+    s.m[0, st.seat_col(0, st.P_FOL) + 84] = 3
+    p = 1 - np.exp(-1.7)
+    for share in (0.5, 0.25, 0.0):
+        plan = registry.make("rc_builder", {**rates, "monument_precondition": share}, GAME, content)
+        np.testing.assert_allclose(plan._goal_chance(s, [0])[0], 15 * (p + 0.5 * share * (1 - p)))
+    assert registry.make("rc_builder", {}, GAME, content).params.monument_precondition == 0.5
+    with pytest.raises(InputError, match="monument_precondition"):
+        registry.make("rc_builder", {"monument_precondition": 0.6}, GAME, content)
+
+
+def test_a_plan_never_buys_followers_it_sells_in_the_same_turn_RC_R23_RC_R24_RC_R25():
+    """Rule 7 (``recall_kernel._trade_bonus``): field A's purchase (RC-R24) and sale (RC-R25) change
+    nothing in the value (a follower and a white crystal both weigh 0.4 and one leftover equivalent),
+    so a purchase tied with ``end`` and the tie-break bought 3 followers that the sale then sold
+    back (experiments/recall_plans_solo.toml game 2, round 1: 3 bought, 7 sold). Now every follower
+    traded costs a little, a tie stops and a sale is valued once closed: in that game and three
+    more no turn both buys and sells."""
+    from sim.core.experiment import load_experiment
+    from sim.core.runner import play_games
+    from strategies.registry import make_seats
+    exp = load_experiment("experiments/recall_plans_solo.toml")
+    variant = next(iter(exp.variants))
+    config, content = exp.variants[variant], exp.content(variant)
+    strategies = make_seats(exp, variant, GAME, content)
+    end = GAME.init(config, content, np.arange(1), exp.seed).t.action_names.index("end")
+    turn = {}
+
+    def hook(before, after, actions):
+        for b in range(before.batch):
+            key = (int(before.gid[b]), int(before.m[b, st.G_ROUND]), int(before.m[b, st.G_ACTIVE]))
+            kind, a = int(before.m[b, st.G_KIND]), int(actions[b])
+            if (kind == st.K_BUY and a != end) or kind == st.K_SELL_COUNT:
+                turn.setdefault(key, set()).add(kind)
+    play_games(GAME, config, content, strategies, exp.seed, np.arange(4), on_step=hook, seating=exp.seating)
+    assert not [key for key, did in turn.items() if len(did) == 2], turn
+
+
+def test_a_sale_is_valued_once_closed_so_none_goes_past_the_crystal_cap_RC_R25_RC_R73():
+    """Rule 7 (``recall_kernel._closed_sale``): a trial of a sale still inside field A's loop (RC-R25)
+    does not reach the turn's end, where the crystal cap (RC-R73: 6 of a kind) takes what was sold
+    past it, but the trial of ``end`` does; so one more sale looked better than stopping (a replay
+    of experiments/recall_plans_solo.toml game 1 sold 14 followers one at a time up to 20 white
+    crystals). At the first ``sell`` decisions of 8 uniform games, the decider given 6 white
+    crystals: a sale is valued once closed and the plan stops (``end``)."""
+    from tests.test_recall_plans import _play_until
+    s, content = _play_until(2, st.K_SELL, 11, games=8)
+    end = s.t.action_names.index("end")
+    me = GAME.decider(s)
+    for b in range(s.batch):
+        s.m[b, st.seat_col(int(me[b]), st.P_CR)] = 6
+    plan = registry.make("rc_knowledge", {}, GAME, content)
+    assert (s.legal.sum(axis=1) > 1).all()                     # a field to sell from, and end
+    values = plan._values(GAME.observe(s, me), s.legal, np.full(s.batch, 0.5), [plan], np.zeros(s.batch, dtype=np.int64))
+    others = np.where(s.legal, values, -np.inf)
+    others[:, end] = -np.inf
+    assert (values[:, end] > others.max(axis=1)).all(), values[:, end] - others.max(axis=1)
+    assert (decide(plan, s) == end).all()
+
+
+def test_an_upgrade_is_taken_and_a_lexander_holder_upgrades_to_purple_RC_R72_RC_R229_RC_R230():
+    """Rule 7 at ``crystal`` (upgrade one crystal, RC-R72): an upgrade keeps every crystal and adds a
+    white-crystal equivalent (RC-E26), a third of a leftover point the value's rounding hides, so it
+    is valued above ``end`` (replay experiments/recall_plans.toml game 2: rc_knowledge, Lexander,
+    took its upgrade and then chose ``end``, all three valued the same). A holder of Lexander's
+    permanent effect (RC-R230: 1 point and 1 white crystal per purple crystal paid) upgrades red to
+    purple; without it both upgrades are worth the same. At the first ``crystal`` decisions of 6
+    uniform games, the decider given 2 white and 1 red crystal."""
+    from tests.test_recall_plans import _play_until
+    s, content = _play_until(2, st.K_CRYSTAL, 5, games=6)
+    lex = s.t.ability_names.index("Lexander")
+    end, w_r, r_p = (s.t.action_names.index(x) for x in ("end", "opt:0", "opt:1"))
+    me = GAME.decider(s)
+    plan = registry.make("rc_knowledge", {}, GAME, content)
+    for holder in (True, False):
+        for b in range(s.batch):
+            own = st.SEAT0 + int(me[b]) * st.SW
+            s.m[b, own + st.P_CR:own + st.P_CR + 3] = [2, 1, 0]
+            s.m[b, own + st.P_OWN + lex] = int(holder)
+        s.legal[:, [w_r, r_p]] = True
+        values = plan._values(GAME.observe(s, me), s.legal, np.full(s.batch, 0.5), [plan], np.zeros(s.batch, dtype=np.int64))
+        skip = np.where(s.legal[:, end], values[:, end], -np.inf)
+        assert (values[:, w_r] > skip).all() and (values[:, r_p] > skip).all(), values[:, [end, w_r, r_p]]
+        if holder:
+            assert (decide(plan, s) == r_p).all()
+        else:
+            np.testing.assert_allclose(values[:, w_r], values[:, r_p])
