@@ -353,8 +353,8 @@ def test_a_sale_is_valued_once_closed_so_none_goes_past_the_crystal_cap_RC_R25_R
     does not reach the turn's end, where the crystal cap (RC-R73: 6 of a kind) takes what was sold
     past it, but the trial of ``end`` does; so one more sale looked better than stopping (a replay
     of experiments/recall_plans_solo.toml game 1 sold 14 followers one at a time up to 20 white
-    crystals). At the first ``sell`` decisions of 8 uniform games, the decider given 6 white
-    crystals: a sale is valued once closed and the plan stops (``end``)."""
+    crystals). At the first ``sell`` decision(s) reached in 8 uniform games, the decider given 6
+    white crystals: a sale is valued once closed and the plan stops (``end``; on main it tied).
     from tests.test_recall_plans import _play_until
     s, content = _play_until(2, st.K_SELL, 11, games=8)
     end = s.t.action_names.index("end")
@@ -376,8 +376,8 @@ def test_an_upgrade_is_taken_and_a_lexander_holder_upgrades_to_purple_RC_R72_RC_
     is valued above ``end`` (replay experiments/recall_plans.toml game 2: rc_knowledge, Lexander,
     took its upgrade and then chose ``end``, all three valued the same). A holder of Lexander's
     permanent effect (RC-R230: 1 point and 1 white crystal per purple crystal paid) upgrades red to
-    purple; without it both upgrades are worth the same. At the first ``crystal`` decisions of 6
-    uniform games, the decider given 2 white and 1 red crystal."""
+    purple; without it both upgrades are worth the same. At the first ``crystal`` decision(s)
+    reached in 6 uniform games, the decider given 2 white and 1 red crystal."""
     from tests.test_recall_plans import _play_until
     s, content = _play_until(2, st.K_CRYSTAL, 5, games=6)
     lex = s.t.ability_names.index("Lexander")
