@@ -68,11 +68,10 @@ def _trade_bonus(g, me, x, w, C, vt):
     A's trades (RC-R24 buy, RC-R25 sell) are worth nothing to the value (a follower and a white
     crystal weigh the same), so each follower traded costs ``EXCHANGE`` and a tie stops (``end``,
     the smallest count; a sale is valued once closed, ``_closed_sale``): no followers bought to be
-    sold in the same turn. A crystal upgrade
-    (``crystal``: RC-R72, RC-R114, RC-R229) adds a white-crystal equivalent, ``final`` / 3 of a
-    leftover point (RC-E26..E28) that rounding down hides, so it beats ``end``; to a holder of
-    Lexander's permanent effect a purple crystal also returns 1 point and 1 white crystal when paid
-    (RC-R230), worth ``final`` + ``crystals`` more."""
+    sold in the same turn. A crystal upgrade (``crystal``: RC-R72, RC-R114, RC-R229) adds a
+    white-crystal equivalent, ``final`` / 3 of a leftover point (RC-E26..E28) that rounding down
+    hides, so it beats ``end``; to a holder of Lexander's permanent effect a purple crystal also
+    returns 1 point and 1 white crystal when paid (RC-R230), worth ``final`` + ``crystals`` more."""
     k = g[st.G_KIND]
     if k == st.K_BUY or k == st.K_SELL:
         return -EXCHANGE if x != A_END else 0.0
@@ -289,8 +288,7 @@ def _monument_half(g, me, C, tab, half):
     """The monument step when no monument is one development action away: ``half`` (Param
     ``monument_precondition``, 0.5 by default) for each of its two preconditions in place, an own
     follower on a free monument field with the follower cost there (RC-R137, RC-R139), the next
-    monument's crystals payable (RC-R138, RC-A22); 0 when all are built. A Param so that a plan can
-    count the preconditions for more or less of a monument than the half each they are by default."""
+    monument's crystals payable (RC-R138, RC-A22); 0 when all are built."""
     base = st.SEAT0 + me * st.SW
     k = g[base + st.P_MON]
     if k >= C[C_NMON]:

@@ -27,10 +27,9 @@ Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the 
    ``goal_steps[kind]`` of the next component counts as gained once it is prepared
    (``recall_kernel.prepared``: a sanctuary, monument, workshop with its key card in the offer,
    building next to a new camp or on a new area tile one development action away; else
-   ``monument_precondition`` (half) a monument per precondition in place, follower on a free
-   monument field or its crystals; a track's
-   steps towards an old tribe). A goal
-   decision's discard option is so worth its bottom reward (the lookahead) plus the chance of
+   ``monument_precondition`` (0.5) of a monument per precondition in place, follower on a free
+   monument field or its crystals; a track's steps towards an old tribe). A goal decision's
+   discard option is so worth its bottom reward (the lookahead) plus the chance of
    what it keeps (``recall_kernel.goal_chance``);
 5. turn plans: a ``main`` choice (which card into which slot, or the recall), a development
    action's type and field, the ``units`` split and every ability activation are valued after a

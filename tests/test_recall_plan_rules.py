@@ -354,7 +354,7 @@ def test_a_sale_is_valued_once_closed_so_none_goes_past_the_crystal_cap_RC_R25_R
     past it, but the trial of ``end`` does; so one more sale looked better than stopping (a replay
     of experiments/recall_plans_solo.toml game 1 sold 14 followers one at a time up to 20 white
     crystals). At the first ``sell`` decision(s) reached in 8 uniform games, the decider given 6
-    white crystals: a sale is valued once closed and the plan stops (``end``; on main it tied).
+    white crystals: a sale is valued once closed and the plan stops (``end``; on main it tied)."""
     from tests.test_recall_plans import _play_until
     s, content = _play_until(2, st.K_SELL, 11, games=8)
     end = s.t.action_names.index("end")
