@@ -1,5 +1,6 @@
-"""The Recall plans' rules for the custom draft (RC-V2..V5), old tribes (RC-S36, RC-V6/V7) and
-Dorian (RC-R210..R214): hand-set positions whose choice is worked out from the plans' tables
+"""The Recall plans' rules for the custom draft (RC-V2..V5), old tribes (RC-S36, RC-V6/V7),
+Dorian (RC-R210..R214), rule 4's steps and rule 7's trades and upgrades (RC-R24, RC-R25, RC-R72,
+RC-R230): hand-set positions whose choice is worked out from the plans' tables
 (strategies/recall_plans.py), and short seeded games."""
 from __future__ import annotations
 
