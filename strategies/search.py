@@ -127,13 +127,11 @@ class SearchStrategy(Strategy):
         j = np.arange(len(g)) - np.repeat(np.cumsum(reps) - reps, reps) + first[g]   # sample index
         samples = np.unique(j)
         need = [np.flatnonzero((first <= s) & (s < first + per)) for s in samples]   # rows using sample s
-        states = [take(self.game.sample_state(obs, rngmod.bits(base, s)), need_s) if len(need_s) < len(base)
-                  else self.game.sample_state(obs, rngmod.bits(base, s)) for s, need_s in zip(samples, need)]
         offset = np.cumsum([0] + [len(n) for n in need[:-1]])
         where = np.empty((len(samples), len(base)), dtype=np.int64)
         for i, need_s in enumerate(need):
             where[i, need_s] = offset[i] + np.arange(len(need_s))
-        pool = concat_states(states) if len(states) > 1 else states[0]
+        pool = self._samples(obs, base, samples, need)
         start = where[np.searchsorted(samples, j), g]
         value = np.empty(len(g))
         step = self.params.max_batch
@@ -143,6 +141,19 @@ class SearchStrategy(Strategy):
                                       base[g[lo:hi]], j[lo:hi])
         np.add.at(total, (g, act), value)
         np.add.at(count, (g, act), 1)
+
+    def _samples(self, obs, base, samples, need):
+        """The sampled states of rows ``need[i]`` with sample index ``samples[i]``, in that order,
+        as one batch. A game's ``sample_states(obs, rows, keys)`` (optional: the state
+        ``sample_state`` deals for those rows with those keys) makes it one call instead of one
+        per sample index, whose per-call cost is most of a small batch's deal."""
+        sample_states = getattr(self.game, "sample_states", None)
+        if sample_states is not None:
+            rows = np.concatenate(need)
+            return sample_states(obs, rows, rngmod.bits(base[rows], np.repeat(samples, [len(n) for n in need])))
+        states = [take(self.game.sample_state(obs, rngmod.bits(base, s)), need_s) if len(need_s) < len(base)
+                  else self.game.sample_state(obs, rngmod.bits(base, s)) for s, need_s in zip(samples, need)]
+        return concat_states(states) if len(states) > 1 else states[0]
 
     def _play(self, state, actions, players, base, sample):
         """Each sampled position after its candidate action, played to the end by the rollout

@@ -85,6 +85,56 @@ def test_redeal_changes_hidden_cards_but_not_public_ones():
     assert (other.where[hidden_other_hands] != state.where[hidden_other_hands]).any()
 
 
+@pytest.mark.parametrize("players", [1, 4])
+def test_sample_states_deal_each_row_as_sample_state(players):
+    """``GAME.sample_states(obs, rows, keys)`` (the search player's samples of a round in one
+    call) is ``sample_state`` with those keys, taken at those rows, repeated rows included: the
+    search player's speed-up (issue 16) changes no sampled state. The deal is a pile again
+    (check_invariants: every deck card linked once, sizes and hand counts as observed)."""
+    from sim.games.red_rising.state import BACKINGS
+    from tests.test_red_rising_engine import check_invariants
+
+    config, content, state = midgame_states(players)
+    obs = GAME.observe(state, GAME.decider(state))
+    n = len(state.game_id)
+    keys = rng.stream_keys(3, np.arange(n), "redeal")
+    rows = np.concatenate([np.arange(n)[::-3], np.arange(n)])
+    batched, single = GAME.sample_states(obs, rows, keys[rows]), take(GAME.sample_state(obs, keys), rows)
+    for name in BACKINGS + ("game_id",):
+        np.testing.assert_array_equal(getattr(batched, name), getattr(single, name), err_msg=name)
+    check_invariants(batched)
+    np.testing.assert_array_equal(batched.size, state.size[rows])
+    np.testing.assert_array_equal(batched.hand_n, state.hand_n[rows])
+
+
+class _OneCallPerSample:
+    """Red Rising without ``sample_states``: the search player deals one ``sample_state`` per sample index."""
+
+    def __init__(self, game):
+        self._game = game
+
+    def __getattr__(self, name):
+        if name == "sample_states":
+            raise AttributeError(name)
+        return getattr(self._game, name)
+
+
+def test_search_chooses_the_same_with_samples_in_one_call():
+    """The search player's choices with RR's ``sample_states`` equal those of the generic path
+    (one ``sample_state`` per sample index, then taken and joined): the speed-up keeps every
+    choice (issue 16)."""
+    config, content, state = midgame_states(4)
+    decider = GAME.decider(state)
+    keys = rng.stream_keys(9, np.arange(len(decider)), "strategy", 0)
+    chosen = []
+    for game in (GAME, _OneCallPerSample(GAME)):
+        search = registry.make("search", {"budget": 12, "rollout": "rr_balanced"}, game, content)
+        chosen.append(search.act(GAME.observe(state, decider), GAME.legal_actions(state),
+                                 StrategyRng(keys, np.arange(len(decider)))))
+    np.testing.assert_array_equal(chosen[0], chosen[1])
+    assert (GAME.legal_actions(state).sum(axis=1) > 2).sum() > 20       # many rows really searched
+
+
 @pytest.mark.parametrize("name", SCRIPTED)
 def test_scripted_plan_beats_three_random_players(name):
     """A scripted plan against three random players wins clearly more than its fair share."""

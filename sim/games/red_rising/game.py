@@ -13,7 +13,7 @@ from sim.games.red_rising import actions as A
 from sim.games.red_rising import content as content_mod
 from sim.games.red_rising import deal, engine, log, zones
 from sim.games.red_rising.config import Config
-from sim.games.red_rising.observe import Observation, sample_state
+from sim.games.red_rising.observe import Observation, Rows, sample_state
 from sim.games.red_rising.scoring import RESULT_KEYS, final_scores, score_final
 from sim.games.red_rising.state import END_REASONS, PILE_DECK, State
 
@@ -135,6 +135,12 @@ class RedRising:
 
     def sample_state(self, obs: Observation, keys) -> State:
         return sample_state(obs, keys)
+
+    def sample_states(self, obs: Observation, rows, keys) -> State:
+        """Games ``rows`` of ``obs`` (repeats allowed) dealt with ``keys`` (one per row), as
+        ``sample_state`` deals each game: the search player's samples of a decision in one call
+        (a deal's cost on a few games is mostly per call)."""
+        return sample_state(Rows(obs, rows), keys)
 
     def position_value(self, state: State, players, weights=None) -> np.ndarray:
         return position_value(state, players, weights)
