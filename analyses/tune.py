@@ -1,5 +1,8 @@
 """Tune a plan's weights: CMA-ES on its numeric parameters, maximising its win share.
 
+Numeric parameters are its number fields, or those named with ``--param``: number fields,
+entries of table Params (``tribes.Hayla``) or whole tables (``goals``).
+
 The plan named ``strategy`` plays every seat of the experiment that names it, the other seats
 are the field. A candidate is a vector ``x``; its parameters are ``default + scale * x``
 (``scale = max(|default|, 1)``, whole numbers rounded, declared ranges clipped), so CMA-ES
@@ -126,7 +129,7 @@ def search_space(params_cls, chosen=None, start=None) -> Space:
     defaults = np.array(defaults)
     return Space(tuple(names), defaults, np.maximum(np.abs(defaults), 1.0), np.array(ints),
                  np.array([r[0] for r in ranges], dtype=float), np.array([r[1] for r in ranges], dtype=float),
-                 {t: tables[t] for t in {n.partition(".")[0] for n in names if "." in n}})
+                 {t: tables[t] for t in dict.fromkeys(n.partition(".")[0] for n in names if "." in n)})
 
 
 @dataclasses.dataclass

@@ -24,7 +24,8 @@ def register(subparsers) -> None:
                       help="games per candidate, the same games for a generation's candidates (default 500)")
     tune.add_argument("--final-games", type=positive_int, default=4000,
                       help="games of the final check on a fresh seed (default 4000)")
-    tune.add_argument("--param", action="append", help="tune only this parameter (repeatable; default: all number fields): a number field, "
+    tune.add_argument("--param", action="append",
+                      help="tune only this parameter (repeatable; default: all number fields): a number field, "
                            "one entry of a table Param (tribes.Hayla) or a whole table (goals: its number entries)")
     tune.add_argument("--seat", type=non_negative_int,
                       help="put the plan in this seat only, the file's other seats are the field (default: the "
