@@ -1,5 +1,8 @@
 """Tune a plan's weights: CMA-ES on its numeric parameters, maximising its win share.
 
+Numeric parameters are its number fields, or those named with ``--param``: number fields,
+entries of table Params (``tribes.Hayla``) or whole tables (``goals``).
+
 The plan named ``strategy`` plays every seat of the experiment that names it, the other seats
 are the field. A candidate is a vector ``x``; its parameters are ``default + scale * x``
 (``scale = max(|default|, 1)``, whole numbers rounded, declared ranges clipped), so CMA-ES
@@ -20,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -34,9 +38,14 @@ from strategies import registry
 SIGMA0 = 0.3          # first step, in units of each weight's scale (about 30 %)
 
 
+NUMBER = (int, float, "int", "float")
+TABLE = (dict, "dict")
+
+
 @dataclasses.dataclass(frozen=True)
 class Space:
-    """The searched parameters: names, defaults, scales, whole-number flags and ranges."""
+    """The searched parameters: names (``table.entry`` for a table Param's entry), defaults,
+    scales, whole-number flags, ranges, and the start tables the searched entries are set in."""
 
     names: tuple
     defaults: np.ndarray
@@ -44,29 +53,83 @@ class Space:
     ints: np.ndarray
     lo: np.ndarray
     hi: np.ndarray
+    tables: dict = dataclasses.field(default_factory=dict)
 
     def values(self, x) -> dict:
         v = np.clip(self.defaults + self.scales * np.asarray(x, dtype=float), self.lo, self.hi)
-        return {n: (int(round(a)) if i else float(a)) for n, a, i in zip(self.names, v, self.ints)}
+        return self.params({n: (int(round(a)) if i else float(a)) for n, a, i in zip(self.names, v, self.ints)})
+
+    def params(self, flat: dict) -> dict:
+        """Seat params from ``{name: value}``: a table entry goes into a copy of its whole start
+        table, since a seat's table replaces the plan's default table (it is not merged with it)."""
+        out = {}
+        for name, value in flat.items():
+            if "." in name:
+                table, key = name.split(".", 1)
+                out.setdefault(table, dict(self.tables[table]))[key] = value
+            else:
+                out[name] = value
+        return out
 
 
-def search_space(params_cls, chosen=None) -> Space:
-    """The numeric (not boolean) fields of ``params_cls``, or only ``chosen`` (InputError if unknown)."""
-    fields = [f for f in dataclasses.fields(params_cls) if f.type in (int, float, "int", "float")]
-    names = [f.name for f in fields]
-    if chosen:
-        for name in chosen:
-            if name not in names:
-                raise InputError("command line", "--param", f"unknown parameter {name!r} of {params_cls.__name__}; "
-                                 f"expected one of {', '.join(names) or '(none)'}")
-        fields = [f for f in fields if f.name in chosen]
-    if not fields:
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _expand(name, numbers, tables, cls_name) -> list:
+    """The searched names ``--param name`` stands for: a number field, ``table.entry``, or every
+    number entry of a whole table (InputError naming ``name`` if there is no such parameter)."""
+    if name in numbers:
+        return [name]
+    if name in tables:
+        entries = [f"{name}.{k}" for k, v in tables[name].items() if _is_number(v)]
+        if not entries:
+            raise InputError("command line", "--param", f"table {name!r} of {cls_name} has no number entries; "
+                             f"expected {name}.ENTRY with a start value in the seat's params")
+        return entries
+    table, dot, key = name.partition(".")
+    if dot and table in tables:
+        if not _is_number(tables[table].get(key)):
+            raise InputError("command line", "--param", f"unknown entry {key!r} of table {table!r} of {cls_name}; "
+                             f"expected one of {', '.join(k for k, v in tables[table].items() if _is_number(v))} "
+                             "(or give the entry a start value in the seat's params)")
+        return [name]
+    if dot:
+        raise InputError("command line", "--param", f"unknown table {table!r} in {name!r} of {cls_name}; "
+                         f"expected one of {', '.join(tables) or '(none)'}")
+    raise InputError("command line", "--param", f"unknown parameter {name!r} of {cls_name}; expected one of "
+                     f"{', '.join([*numbers, *tables]) or '(none)'}")
+
+
+def search_space(params_cls, chosen=None, start=None) -> Space:
+    """The numeric (not boolean) fields of ``params_cls``, or only ``chosen``: number fields,
+    table entries (``tribes.Hayla``) or whole tables (``goals``); InputError if unknown. A table's
+    entries are those of the seat's own table in ``start`` if it gives one, else the plan's."""
+    fields = dataclasses.fields(params_cls)
+    numbers = {f.name: f for f in fields if f.type in NUMBER}
+    made = params_cls()
+    plan_tables = {f.name: getattr(made, f.name) for f in fields if f.type in TABLE}
+    tables = {n: dict((start or {}).get(n, t)) for n, t in plan_tables.items()}
+    names = list(numbers) if not chosen else list(dict.fromkeys(
+        n for name in chosen for n in _expand(name, numbers, tables, params_cls.__name__)))
+    if not names:
         raise InputError("command line", "--strategy", f"{params_cls.__name__} has no numeric parameters to tune")
-    defaults = np.array([float(f.default) for f in fields])
-    ranges = [f.metadata.get("range", (-math.inf, math.inf)) for f in fields]
-    return Space(tuple(f.name for f in fields), defaults, np.maximum(np.abs(defaults), 1.0),
-                 np.array([f.type in (int, "int") for f in fields]),
-                 np.array([r[0] for r in ranges], dtype=float), np.array([r[1] for r in ranges], dtype=float))
+    defaults, ints, ranges = [], [], []
+    for name in names:
+        table, dot, key = name.partition(".")
+        if dot:                                   # a table entry: a real number, no declared range
+            defaults.append(float(plan_tables[table].get(key, 0.0)))
+            ints.append(False)
+            ranges.append((-math.inf, math.inf))
+        else:
+            f = numbers[name]
+            defaults.append(float(f.default))
+            ints.append(f.type in (int, "int"))
+            ranges.append(f.metadata.get("range", (-math.inf, math.inf)))
+    defaults = np.array(defaults)
+    return Space(tuple(names), defaults, np.maximum(np.abs(defaults), 1.0), np.array(ints),
+                 np.array([r[0] for r in ranges], dtype=float), np.array([r[1] for r in ranges], dtype=float),
+                 {t: tables[t] for t in dict.fromkeys(n.partition(".")[0] for n in names if "." in n)})
 
 
 @dataclasses.dataclass
@@ -162,10 +225,14 @@ def tune(exp, strategy: str, budget: int = 20000, seed: int = 0, games_per_eval:
     seats, slots = tuned_table(exp, strategy, seat, field)
     build_table(exp, variant, seats)                         # the field itself must build
     params_cls = registry.strategy_class(strategy).Params
-    space = search_space(params_cls, chosen)
-    base = {n: getattr(params_cls(), n) for n in space.names}
-    base.update({n: seats[slots[0]].params[n] for n in space.names if n in seats[slots[0]].params})
-    x0 = np.array([(base[n] - d) / s for n, d, s in zip(space.names, space.defaults, space.scales)])
+    own = seats[slots[0]].params
+    space = search_space(params_cls, chosen, own)
+    start = {}                            # the seat's own values, else the plan's defaults
+    for name in space.names:
+        table, dot, key = name.partition(".")
+        start[name] = space.tables[table][key] if dot else own.get(name, getattr(params_cls(), name))
+    base = space.params(start)
+    x0 = np.array([(start[n] - d) / s for n, d, s in zip(space.names, space.defaults, space.scales)])
     opts = {"seed": seed + 1, "verbose": -9, "verb_log": 0, "verb_disp": 0}
     one_d = len(x0) == 1                  # cma needs two dimensions: a second one that nothing reads
     es = cma.CMAEvolutionStrategy(np.r_[x0, 0.0] if one_d else x0, sigma, opts)
@@ -202,6 +269,10 @@ def tune(exp, strategy: str, budget: int = 20000, seed: int = 0, games_per_eval:
                       slots, [s.strategy for s in seats], tuned, base, history, baseline, final)
 
 
+def _toml_key(k) -> str:
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else _toml_value(k)
+
+
 def _toml_value(v) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -209,6 +280,8 @@ def _toml_value(v) -> str:
         return repr(v)
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):                 # an inline table; keys such as "J'He" quoted
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
     return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -228,7 +301,7 @@ def write_params_file(result: TuneResult, path, command: str = "") -> Path:
             "budget": result.budget, "games_per_eval": result.games_per_eval, "evaluations": len(result.history),
             "fair_share": result.fair, **{k: (round(v, 6) if isinstance(v, float) else v) for k, v in f.items()}}
     lines += [f"{k} = {_toml_value(v)}" for k, v in info.items()]
-    lines.append("defaults = { " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in result.defaults.items()) + " }")
+    lines.append(f"defaults = {_toml_value(result.defaults)}")
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
     tmp.replace(path)

@@ -24,7 +24,9 @@ def register(subparsers) -> None:
                       help="games per candidate, the same games for a generation's candidates (default 500)")
     tune.add_argument("--final-games", type=positive_int, default=4000,
                       help="games of the final check on a fresh seed (default 4000)")
-    tune.add_argument("--param", action="append", help="tune only this parameter (repeatable; default: all numbers)")
+    tune.add_argument("--param", action="append",
+                      help="tune only this parameter (repeatable; default: all number fields): a number field, "
+                           "one entry of a table Param (tribes.Hayla) or a whole table (goals: its number entries)")
     tune.add_argument("--seat", type=non_negative_int,
                       help="put the plan in this seat only, the file's other seats are the field (default: the "
                            "plan plays every seat that names it)")
@@ -62,15 +64,15 @@ def cmd_tune(args) -> int:
     from strategies import registry
 
     exp = load_experiment(args.experiment)
-    tuned_table(exp, args.strategy, args.seat, args.field)
-    search_space(registry.strategy_class(args.strategy).Params, args.param)
+    seats, slots = tuned_table(exp, args.strategy, args.seat, args.field)
+    search_space(registry.strategy_class(args.strategy).Params, args.param, seats[slots[0]].params)
     report_dir = check_report_dir(args.report_dir)
     result = tune(exp, args.strategy, args.budget, args.seed, args.games_per_eval, args.final_games,
                   args.param, args.variant, args.seat, args.sigma, args.field, log=_log)
     out = Path(args.params_out or Path("strategies") / "tuned" / f"{args.strategy}.toml")
     command = (f"python -m sim tune {shlex.quote(args.experiment)} --strategy {args.strategy} --budget {args.budget} "
                f"--seed {args.seed} --games-per-eval {args.games_per_eval} --final-games {args.final_games}"
-               + "".join(f" --param {p}" for p in args.param or ())
+               + "".join(f" --param {shlex.quote(p)}" for p in args.param or ())
                + (f" --seat {args.seat}" if args.seat is not None else "") + f" --sigma {args.sigma}"
                + (f" --field {args.field}" if args.field else ""))
     write_params_file(result, out, command)

@@ -150,3 +150,63 @@ def test_field_puts_copies_of_one_strategy_in_the_other_seats(ak):
     assert result.baseline[0] == pytest.approx(share[:, 0].mean())
     assert "--field: unknown strategy 'ak_spreadr'; did you mean 'ak_spreader'?" in one_line_error(
         T.tune, ak, "ak_greedy", field="ak_spreadr", **TINY)
+
+
+RC = experiment_template("tune_rc", "recall", ["rc_knowledge", "rc_artifacts", "rc_builder", "rc_keys"], players=4)
+
+
+def test_table_entries_and_whole_tables_are_searched():
+    """--param tribes.J'He names one entry of a table Param, --param goals every number entry of
+    it; each maps like a number field, and a candidate sets its entries in a copy of the whole
+    start table (a seat's table replaces the plan's, so the file must hold all of it)."""
+    from strategies.recall_plans import KeysParams
+    space = T.search_space(KeysParams, ["tribes.J'He", "goals", "goal"])
+    assert space.names == ("tribes.J'He", "goals.key_cards", "goals.upgrade_tiles", "goal")
+    defaults = KeysParams()
+    assert space.values(np.zeros(4)) == {"tribes": defaults.tribes, "goals": defaults.goals, "goal": 1.0}
+    moved = space.values([0.1, 0.1, 0.0, 0.0])
+    assert moved["tribes"] == {**defaults.tribes, "J'He": pytest.approx(3.0 + 0.1 * 3.0)}       # scale |3.0|
+    assert moved["goals"] == {"key_cards": pytest.approx(0.35 + 0.1), "upgrade_tiles": 0.25}     # scale 1
+    assert KeysParams().tribes == defaults.tribes                                                # defaults untouched
+    start = T.search_space(KeysParams, ["tribes"], start={"tribes": {"Hayla": 2.0}})
+    assert start.names == ("tribes.Hayla",) and start.defaults[0] == 0.0     # the seat's table is the start
+
+
+@pytest.mark.parametrize("param, match", [
+    ("tribez.Ion", "--param: unknown table 'tribez' in 'tribez.Ion' of KeysParams; expected one of weights, "),
+    ("tribes.Hayla", "--param: unknown entry 'Hayla' of table 'tribes' of KeysParams; expected one of J'He, Ion"),
+    ("goal.x", "--param: unknown table 'goal' in 'goal.x'"),
+])
+def test_cli_refuses_a_bad_table_key_in_one_line(tmp_path, param, match):
+    exp = write_experiment(tmp_path, RC)
+    out = tmp_path / "tuned.toml"
+    done = cli("tune", exp, "--strategy", "rc_keys", "--param", param, "--params-out", out,
+               "--report-dir", tmp_path / "rep", cwd=tmp_path)
+    assert_refused(done, match, out)
+
+
+def test_recall_table_entries_are_tuned_written_and_loaded(tmp_path):
+    """A dotted key and a whole table are searched, written as whole tables in the parameter file,
+    and a seat naming the file plays them; the same seed gives the same result, another does not."""
+    exp = write_experiment(tmp_path, RC)
+    out = tmp_path / "tuned" / "rc_keys.toml"
+    args = ["--budget", "40", "--games-per-eval", "5", "--final-games", "8", "--seed", "2"]
+    done = cli("tune", exp, "--strategy", "rc_keys", *args, "--param", "tribes.J'He", "--param", "goals",
+               "--params-out", out, "--report-dir", tmp_path / "rep", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    written = tomllib.loads(out.read_text())["params"]
+    from strategies.recall_plans import KeysParams
+    defaults = KeysParams()
+    assert set(written) == {"tribes", "goals"} and set(written["goals"]) == set(defaults.goals)
+    assert {k: v for k, v in written["tribes"].items() if k != "J'He"} == {
+        k: v for k, v in defaults.tribes.items() if k != "J'He"}
+    assert written["tribes"]["J'He"] != defaults.tribes["J'He"] and written["goals"] != defaults.goals
+    run = dict(budget=40, games_per_eval=5, final_games=8, chosen=["tribes.J'He", "goals"])
+    again = T.tune(load_experiment(exp), "rc_keys", seed=2, **run)
+    assert again.params == written                                                  # same seed, same result
+    assert T.tune(load_experiment(exp), "rc_keys", seed=3, **run).params != written
+    text = RC.format(extra="").replace('strategy = "rc_keys"\n', 'params_file = "tuned/rc_keys.toml"\n')
+    loaded = load_experiment(write_experiment(tmp_path, RC, text=text))
+    plan = build_table(loaded, "base", list(loaded.seats))[3]
+    assert plan.params.tribes == written["tribes"] and plan.params.goals == written["goals"]
+    assert plan.params.items == defaults.items                                      # untuned tables stay
