@@ -8,8 +8,10 @@ per verdict, whether it holds:
 * ``default``: the experiment as written;
 * ``tuned``: every seat plays the game's best tuned plan (``BEST_TUNED``, the top rung of the
   skill ladder, docs/tuning.md), or the parameter file given;
-* ``search``: every seat is a ``search`` player (docs/search.md) at a small budget, rolling out
-  with that tuned plan.
+* ``search``: every seat is a ``search`` player (docs/search.md) rolling out with that tuned plan,
+  by default at the search player's own default budget (64), the budget at which one search seat
+  beats three tuned plans by 1.7-2.0 x its fair share; a smaller budget is cheaper but weaker
+  (below about 32 it is no stronger than the tuned plan it rolls out with: the budget curves).
 
 The comparisons (verdicts) are the report's main grouping (``balance.default_group`` of the
 experiment as written: faction, else strategy, else seat): each group's excess over its fair
@@ -24,7 +26,7 @@ table is kept as ``<results>/<experiment>/strong_play.parquet`` for the report
 (``python -m sim report EXP --strong-play``).
 
     python -m analyses.strong_play experiments/red_rising_houses.toml --default-games 4000 \\
-        --tuned-games 4000 --search-games 200 --search-budget 16 --jobs 2
+        --tuned-games 4000 --search-games 400 --jobs 2
 """
 from __future__ import annotations
 
@@ -39,6 +41,7 @@ import polars as pl
 from analyses import balance, verdicts
 from analyses.intervals import newcombe_unpaired
 from sim.core.errors import InputError
+from strategies.search import SearchParams
 
 LEVELS = ("default", "tuned", "search")
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +61,7 @@ class Options:
 
     levels: tuple = LEVELS
     games: dict = dataclasses.field(default_factory=lambda: {"default": 4000, "tuned": 4000, "search": 200})
-    search_budget: int = 16
+    search_budget: int = SearchParams.budget   # the search player's default: stronger than the tuned plan
     tuned_file: str | None = None          # a parameter file instead of the game's best tuned plan
     chunk: int = 50                        # games per shard of the search level (it can resume)
 
@@ -290,7 +293,7 @@ def _parse(argv):
     for lv, n in Options().games.items():
         ap.add_argument(f"--{lv}-games", type=int, default=n, help=f"games of the {lv} level (default {n})")
     ap.add_argument("--search-budget", type=int, default=Options.search_budget,
-                    help="rollouts per decision of the search seats (default 16)")
+                    help=f"rollouts per decision of the search seats (default {Options.search_budget}, the search player's own)")
     ap.add_argument("--tuned-file", default=None, help="parameter file of the tuned level (default: the game's best)")
     ap.add_argument("--by", default=None, help="grouping (default: the report's: faction, strategy or seat)")
     ap.add_argument("--min-edge", type=float, default=None, help="δ in percentage points (default: the file's, else 2)")

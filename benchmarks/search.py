@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("red_rising", "animal_kingdoms", "explorers_of_navoria")
+GAMES = ("red_rising", "animal_kingdoms", "explorers_of_navoria", "recall")
 
 
 def search_rate(name: str, games: int, first_game: int = 10_000):

@@ -76,6 +76,11 @@ class Strategy:
     # StrategyRng draws; the counter is the game's number of decisions so far).
     play_to_end = None
 
+    def warm_up_stand_in(self) -> "Strategy":
+        """The strategy the runner's warm-up plays in this one's place (``runner.warm_up``): one
+        that compiles the same kernels, cheaper where the strategy itself is costly to play."""
+        return self
+
     @classmethod
     def act_group(cls, members: list, which: np.ndarray, obs, legal: np.ndarray, rng: StrategyRng):
         """Decide for rows played by different ``members``: row i by ``members[which[i]]``.

@@ -54,6 +54,14 @@ class SearchStrategy(Strategy):
         self.policy = registry.make(params.rollout, dict(params.rollout_params), game, content,
                                     place="seats.params.rollout")
 
+    def warm_up_stand_in(self):
+        """The same search at two rollouts per decision, all legal actions, no halving: it compiles
+        every kernel the real one runs (the deal, the rollout policy, the engine) in seconds,
+        where two games per seat arrangement at the real budget took minutes before any game
+        of the run was played."""
+        cheap = dataclasses.replace(self.params, budget=2, narrow=0, halving=False)
+        return type(self)(self.game, self.content, cheap)
+
     def act(self, obs, legal, rng: StrategyRng):
         b, a = legal.shape
         players = np.asarray(obs.player, dtype=np.int64)

@@ -200,10 +200,43 @@ def test_warm_up_plays_two_games_per_seat_arrangement(monkeypatch):
     monkeypatch.setattr(runner, "_WARMED", set())
     monkeypatch.setattr(runner, "play_games", lambda game, config, content, strategies, seed, ids, seating:
                         played.append((list(ids), seating)))
-    three_plans = lambda exp, variant, game, content: [object(), object(), object()]     # noqa: E731
+    three_plans = lambda exp, variant, game, content: [Plan(), Plan(), Plan()]     # noqa: E731
     runner.warm_up(exp, three_plans, "base", progress=False)
     assert played == [(list(range(2 * 2)), "rotate")]          # 3 slots rotate: 2 arrangements
     assert len(runner.seat_orders(three_plans(exp, "base", None, None), "rotate")) == 2
+
+
+class Plan:
+    """A seat's strategy, as far as the warm-up looks at it."""
+
+    def warm_up_stand_in(self):
+        return self
+
+
+def test_warm_up_plays_a_cheap_search_in_a_search_seats_place(monkeypatch):
+    """A search seat at its budget made the warm-up play two games per seat arrangement with
+    64 rollouts per decision (minutes before the first game of a run); it plays the search's
+    stand-in instead: the same rollout policy at two rollouts per decision, no narrowing."""
+    from sim.core import runner
+    from strategies import registry
+    from strategies.search import SearchStrategy
+    exp = load_experiment(TOY)
+    game, content = exp.game_module(), exp.content("base")
+    seen = []
+    monkeypatch.setattr(runner, "_WARMED", set())
+    monkeypatch.setattr(runner, "play_games", lambda game, config, content, strategies, seed, ids, seating:
+                        seen.extend(strategies))
+    from sim.core.game import get_game
+    ak = get_game("animal_kingdoms")        # the toy game deals no hidden state: a game that does
+    search = SearchStrategy(ak, ak.load_content(ak.Config(players=3), "test"),
+                            SearchStrategy.Params(budget=64, rollout="random"))
+    plan = registry.make("random", {}, game, content)
+    runner.warm_up(exp, lambda *_: [search, plan, plan], "base", progress=False)
+    stand_in = seen[0]
+    assert isinstance(stand_in, SearchStrategy) and stand_in is not search
+    assert (stand_in.params.budget, stand_in.params.narrow, stand_in.params.halving) == (2, 0, False)
+    assert stand_in.params.rollout == "random" and search.params.budget == 64      # the seat itself unchanged
+    assert seen[1] is plan
 
 
 @pytest.mark.parametrize("jobs, progress, warmed", [(1, False, False), (1, True, True), (2, False, True)])

@@ -145,12 +145,14 @@ def _same_observation(a, b):
 def test_observations_and_choices_do_not_see_hidden_parts_RC_A68(players):
     """RC-A68, RC-S8, RC-S11, RC-S12, RC-S17, RC-S27, RC-S36: the chest stack, deck orders, other
     seats' goal cards, the bag, old tribes not revealed and face-down tiles dealt differently
-    change neither the decider's observation nor the choice of any shipped Recall strategy."""
+    change neither the decider's observation nor the choice of any shipped Recall strategy, the
+    search player (its rollouts start from states it deals from the observation) included."""
     config, content = _setup(players)
     shipped = [(name, {}) for name in registry.available("recall") if name.startswith("rc_")]   # every plan
     assert {"rc_greedy", "rc_knowledge", "rc_artifacts", "rc_builder", "rc_keys"} <= {n for n, _ in shipped}
     strategies = [registry.make(name, params, GAME, content) for name, params in
-                  [("random", {}), ("lookahead", {}), ("lookahead", {"weights": ZERO})] + shipped]
+                  [("random", {}), ("lookahead", {}), ("lookahead", {"weights": ZERO}),
+                   ("search", {"budget": 3, "rollout": "rc_greedy"})] + shipped]
     s = GAME.init(config, content, np.arange(24), 7)
     checked = 0
     for round_ in range(6):

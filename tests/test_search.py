@@ -190,10 +190,8 @@ def test_search_with_plan_rollouts_reaches_the_plans_fair_share():
     assert share > 0.12, share
 
 
-# Recall is left out: random play still reaches rules its engine does not compile (it stops the
-# game, docs/recall_engine.md), so random games do not get far enough; its sample_state has its
-# own test (tests/test_recall_play.py).
-GAMES = {"red_rising": {"players": 4}, "animal_kingdoms": {"players": 4}, "explorers_of_navoria": {"players": 4}}
+GAMES = {"red_rising": {"players": 4}, "animal_kingdoms": {"players": 4}, "explorers_of_navoria": {"players": 4},
+         "recall": {"players": 4}}
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

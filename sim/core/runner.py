@@ -511,7 +511,7 @@ def warm_up(exp: Experiment, make_strategies, variant: str, progress: bool) -> N
               f"({hint}a second or two once cached)...", file=sys.stderr, flush=True)
     started = time.perf_counter()
     content, config = exp.content(variant), exp.variants[variant]
-    strategies = make_strategies(exp, variant, game, content)
+    strategies = [s.warm_up_stand_in() for s in make_strategies(exp, variant, game, content)]
     # every seat arrangement gets a batch of WARM_UP_GAMES, so the warm-up takes the workers' paths
     ids = np.arange(WARM_UP_GAMES * len(seat_orders(strategies, exp.seating)))
     with _ticking(f"preparing {exp.game}: still compiling", started, progress):
