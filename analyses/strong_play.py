@@ -50,6 +50,7 @@ BEST_TUNED = {
     "animal_kingdoms": ROOT / "strategies" / "tuned" / "ak_early_retreat.toml",
     "red_rising": ROOT / "strategies" / "tuned" / "rr_balanced.toml",
     "explorers_of_navoria": ROOT / "strategies" / "tuned" / "en_balanced.toml",
+    "recall": ROOT / "strategies" / "tuned" / "rc_knowledge.toml",     # the strongest plan, tuned (docs/tuning.md)
 }
 HOLDS, FAILS, CANNOT_TELL, NO_VERDICT = "holds", "does not hold", "cannot tell", "no default verdict"
 TABLE_FILE = "strong_play.parquet"

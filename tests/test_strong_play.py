@@ -143,3 +143,20 @@ def test_unknown_game_needs_a_tuned_file_and_the_report_needs_the_table(tmp_path
     assert main(["report", str(root / "toy"), "--out", str(root), "--report-dir", str(tmp_path / "rep"),
                  "--strong-play"]) == 2
     assert "no strong-play table" in capsys.readouterr().err
+
+
+def test_every_game_has_a_best_tuned_plan_that_builds():
+    """The tuned level of every game: its parameter file exists, names a plan of that game, and
+    its weights build that plan (a renamed file or Param would otherwise fail only mid-run)."""
+    from sim.core.game import get_game
+    from strategies import registry
+    from tests.conftest import GAMES
+
+    assert set(sp.BEST_TUNED) == set(GAMES)
+    for name in GAMES:
+        seat = sp.tuned_seat(name)
+        assert seat.params_file and seat.params, name
+        game = get_game(name)
+        config = game.Config(players=4)
+        registry.make(seat.strategy, seat.params, game, game.load_content(config, "test"))
+        assert seat.strategy in registry.available(name), (name, seat.strategy)
