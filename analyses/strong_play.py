@@ -10,7 +10,7 @@ per verdict, whether it holds:
   skill ladder, docs/tuning.md), or the parameter file given;
 * ``search``: every seat is a ``search`` player (docs/search.md) rolling out with that tuned plan,
   by default at the search player's own default budget (64), the budget at which one search seat
-  beats three tuned plans by 1.7-2.0 x its fair share; a smaller budget is cheaper but weaker
+  beats three tuned plans by 1.7-2.2 x its fair share; a smaller budget is cheaper but weaker
   (below about 32 it is no stronger than the tuned plan it rolls out with: the budget curves).
 
 The comparisons (verdicts) are the report's main grouping (``balance.default_group`` of the

@@ -49,7 +49,7 @@ def rows(row, games: int, names=GAMES) -> None:
     for name in names:
         dps, gps, per_game, p = search_rate(name, games)
         halving = ", halving" if p.halving else ""
-        row(f"{name}: search seat (budget {p.budget}, {p.rollout} rollouts{halving}) vs 3 tuned plans, {games} games, 1 process",
+        row(f"{name}: search seat (budget {p.budget}, {p.rollout} rollouts{halving}) vs the file's 3 plans, {games} games, 1 process",
             f"{dps:,.1f} decisions/s; {gps:,.3f} games/s", f"{per_game:,.0f} search decisions per game")
 
 
