@@ -218,6 +218,7 @@ def test_warm_up_plays_a_cheap_search_in_a_search_seats_place(monkeypatch):
     64 rollouts per decision (minutes before the first game of a run); it plays the search's
     stand-in instead: the same rollout policy at two rollouts per decision, no narrowing."""
     from sim.core import runner
+    from sim.core.game import get_game
     from strategies import registry
     from strategies.search import SearchStrategy
     exp = load_experiment(TOY)
@@ -226,7 +227,6 @@ def test_warm_up_plays_a_cheap_search_in_a_search_seats_place(monkeypatch):
     monkeypatch.setattr(runner, "_WARMED", set())
     monkeypatch.setattr(runner, "play_games", lambda game, config, content, strategies, seed, ids, seating:
                         seen.extend(strategies))
-    from sim.core.game import get_game
     ak = get_game("animal_kingdoms")        # the toy game deals no hidden state: a game that does
     search = SearchStrategy(ak, ak.load_content(ak.Config(players=3), "test"),
                             SearchStrategy.Params(budget=64, rollout="random"))
