@@ -30,9 +30,10 @@ PARTS = {OBSERVE_DEAL: "observe_row + deal_into (once per decision)",
 
 
 @njit(cache=True)
-def profile_batch(m, hidden, legal, C, tab, atoms, keys, weights, vt, stab, n_slots, part, repeat, stats):
-    """``play_batch``'s lookahead seats (every seat), ``part`` repeated ``repeat`` extra times per use;
-    ``stats``: [decisions, sum of legal actions, decisions with one legal action, with none]."""
+def profile_batch(m, hidden, legal, C, tab, atoms, keys, weights, vt, stab, n_slots, part, repeat, stats, uniform_at):
+    """``play_batch``'s lookahead seats (every seat; none tried at its ``uniform_at`` kinds, as
+    rc_greedy's ``uniform_kinds``), ``part`` repeated ``repeat`` extra times per use;
+    ``stats``: [decisions, actions tried, tried decisions with one legal action, with none]."""
     B, W = m.shape
     A = legal.shape[1]
     n = C[C_NP]
@@ -58,6 +59,20 @@ def profile_batch(m, hidden, legal, C, tab, atoms, keys, weights, vt, stab, n_sl
             slot = (g[st.G_START_SLOT] + max(me, 0)) % n
             key = keys[slot, b]
             base = d * 1024
+            if uniform_at[slot, g[st.G_KIND]]:                  # drawn untried (recall_kernel.play_batch)
+                a = 0
+                best = -np.inf
+                for x in range(A):
+                    if lg[x]:
+                        score = 1e-9 * uniform(key, base + x)
+                        if score > best:
+                            best = score
+                            a = x
+                apply(g, h, C, tab, atoms, a)
+                advance(g, h, lg, C, tab, atoms)
+                d += 1
+                stats[0] += 1
+                continue
             skey = np.uint64(uniform(key, base) * 9007199254740992.0)
             observe_row(g, h, me, n_slots, sg, chests, goals, goal_n)
             deal_into(sg, lg, chests, goals, goal_n, me, skey, sh, slg, stab, work)
@@ -135,12 +150,13 @@ def profiled(setup, part: int, repeat: int):
     game, config, content, seed, strategies, keys = setup
     s = game.init(config, content, np.arange(keys.shape[1]), seed)
     t = s.t
-    weights = _seat_kinds(strategy_groups(strategies), len(strategies), t)[1]
+    seats = _seat_kinds(strategy_groups(strategies), len(strategies), t)
+    weights, uniform_at = seats[1], seats[-1]
     vt, stab = _kernel_tables(t)
     stats = np.zeros(4, np.int64)
     started = time.perf_counter()
     profile_batch(s.m, s.hidden, s.legal, t.C, t.tab, t.atoms, keys, weights, vt, stab,
-                  len(t.content.map.slots), part, repeat, stats)
+                  len(t.content.map.slots), part, repeat, stats, uniform_at)
     return time.perf_counter() - started, stats, s
 
 
@@ -151,7 +167,7 @@ def main(games: int = 128, repeat: int = 2) -> None:
     dec, trials = stats[0], stats[1]
     print(f"{games} games, {dec} decisions ({dec / games:.0f} per game), {base:.3f} s: "
           f"{1e6 * base / dec:.2f} us per decision")
-    print(f"legal actions per decision: mean {trials / dec:.2f}; one legal: {stats[2] / dec:.1%}; "
+    print(f"actions tried per decision: mean {trials / dec:.2f}; one legal: {stats[2] / dec:.1%}; "
           f"none: {stats[3] / dec:.1%}")
     for part, label in PARTS.items():
         extra = (profiled(setup, part, repeat)[0] - base) / repeat

@@ -9,6 +9,13 @@ example a card played, whose items come at the next decisions) are broken at ran
 strategy's keyed draws. It is ``strategies.generic.LookaheadStrategy`` with Recall's weights
 as defaults; every weight can be set under the seat's ``params.weights``.
 
+At the decisions of ``params.uniform_kinds`` (``UNIFORM_KINDS``: where a follower goes, which
+crystal, the rotation of a tile, ...) it draws among the legal actions without trying them: its
+value cannot tell those options apart (measured: 1.00-1.11 distinct values among 2-7 options,
+docs/recall_strategies.md "Speed"), so the trials only cost time, about a
+quarter of its trials. The draw is the tie-break it would have made between equal values.
+``uniform_kinds = []`` is the lookahead at every decision (``lookahead`` with these weights).
+
 Without a replay hook the runner plays games whose seats are all lookahead (``rc_greedy``,
 ``lookahead``), the plans of strategies/recall_plans.py or ``random`` in one compiled call (``play_to_end``, strategies/recall_kernel.py),
 with the same choices as the step-by-step loop.
@@ -19,17 +26,32 @@ import dataclasses
 
 import numpy as np
 
+from sim.core.game import take
 from sim.core.memo import per_object
+from sim.games.recall import state as st
 from strategies import generic, registry
+from strategies.base import argmax_tiebreak
 from strategies.generic import LookaheadParams, LookaheadStrategy, RandomStrategy
 
 GREEDY_WEIGHTS = {"final": 1.0, "purple": 0.0, "crystals": 0.4, "keys": 1.0, "tracks": 0.5, "followers": 0.4,
                   "pending": 0.5, "opponents": 0.0}
+# decision kinds whose options rc_greedy's value almost never tells apart (1.00-1.11 distinct values
+# per decision in 256 games of experiments/recall_tribes.toml, every option tried); ``move_to`` (1.10)
+# is not one: drawn untried it lost 1.5 pp in 2v2 games against itself trying every kind
+UNIFORM_KINDS = ("draft", "place", "crystal", "item", "move_count", "key", "explore", "rotation", "upgrade",
+                 "ability_field", "ability_count", "keyup", "slot")
 
 
 @dataclasses.dataclass(frozen=True)
 class GreedyParams(LookaheadParams):
     weights: dict = dataclasses.field(default_factory=lambda: dict(GREEDY_WEIGHTS))
+    uniform_kinds: tuple[str, ...] = UNIFORM_KINDS   # decision kinds drawn among the legal actions untried
+
+    def validate(self):
+        bad = sorted(set(self.uniform_kinds) - set(st.KIND_NAMES))
+        if bad:
+            return "uniform_kinds", f"unknown decision kinds {bad}; expected some of {list(st.KIND_NAMES)}"
+        return None
 
 
 class Greedy(LookaheadStrategy):
@@ -37,7 +59,26 @@ class Greedy(LookaheadStrategy):
     games = ("recall",)
     Params = GreedyParams
 
+    def __init__(self, game, content, params):
+        super().__init__(game, content, params)
+        self.uniform_mask = np.array([k in params.uniform_kinds for k in st.KIND_NAMES], dtype=np.int64)
 
+    def _choose(self, obs, legal, rng, members, which):
+        """The lookahead's choice, but at a decision of the seat's ``uniform_kinds`` its tie-break
+        draw among the legal actions, untried (what equal values would give)."""
+        kinds = np.asarray(obs.m[:, st.G_KIND], dtype=np.int64)
+        none = np.zeros(len(st.KIND_NAMES), dtype=np.int64)         # a plain lookahead member tries all
+        untried = np.stack([getattr(m, "uniform_mask", none) for m in members])[which, kinds].astype(bool)
+        if not untried.any():
+            return super()._choose(obs, legal, rng, members, which)
+        out = argmax_tiebreak(np.zeros(legal.shape), legal, rng.uniform(legal.shape[1]))
+        tried = np.flatnonzero(~untried)
+        if len(tried):
+            out[tried] = super()._choose(take(obs, tried), legal[tried], rng.take(tried), members, which[tried])
+        return out
+
+
+Greedy.group = Greedy           # its own group: its rows choose with its ``_choose``
 registry.register(Greedy.name, "strategies.recall:Greedy")
 
 
@@ -55,7 +96,8 @@ def play_to_end(game, state, groups, keys, n_strategies):
 
 
 def _seat_kinds(groups, n_strategies, t):
-    """(kinds, weights, plan arrays) per slot for ``play_batch``, or None when a seat has no compiled kind."""
+    """(kinds, weights, plan arrays, uniform kinds) per slot for ``play_batch``, or None when a seat
+    has no compiled kind."""
     from sim.games.recall import value
     from sim.games.recall.kernel import value as kvalue
     from strategies import recall_kernel as rk
@@ -64,6 +106,7 @@ def _seat_kinds(groups, n_strategies, t):
     weights = np.zeros((n_strategies, len(kvalue.WEIGHTS)))
     ints = np.zeros((n_strategies, rk.PI_N), dtype=np.int64)
     plan_f = np.zeros((n_strategies, 2))
+    uniform_at = np.zeros((n_strategies, len(st.KIND_NAMES)), dtype=np.int64)   # rc_greedy's ``uniform_kinds``
     tables = {"tribe_value": [], "item_value": [], "path_value": [], "goal_rate": []}
     bound = cost = np.zeros(1, dtype=np.int64)
     for members, member_of_slot in groups:
@@ -78,9 +121,11 @@ def _seat_kinds(groups, n_strategies, t):
                 bound, cost = m.event_bound.astype(np.int64), m.fixed_cost.astype(np.int64)
                 for name in tables:
                     tables[name].append((slot, getattr(m, name)))
-            elif (isinstance(m, LookaheadStrategy) and type(m)._choose is LookaheadStrategy._choose
+            elif (isinstance(m, LookaheadStrategy) and type(m)._choose in (LookaheadStrategy._choose, Greedy._choose)
                   and type(m).act is LookaheadStrategy.act):
                 kinds[slot] = rk.LOOKAHEAD
+                if isinstance(m, Greedy):
+                    uniform_at[slot] = m.uniform_mask
             else:
                 return None
             w = value._weights(m.params.weights)
@@ -94,7 +139,7 @@ def _seat_kinds(groups, n_strategies, t):
         for slot, v in rows:
             a[slot] = v
         arrays.append(a)
-    return kinds, weights, ints, plan_f, arrays, bound, cost
+    return kinds, weights, ints, plan_f, arrays, bound, cost, uniform_at
 
 
 def compiled_play(game, state, groups, keys, n_strategies, counts=None):
@@ -106,7 +151,7 @@ def compiled_play(game, state, groups, keys, n_strategies, counts=None):
     seats = _seat_kinds(groups, n_strategies, t)
     if seats is None or (seats[0] == recall_kernel.RANDOM).all():
         return None                       # all random: the game's own play_uniform (RandomStrategy)
-    kinds, weights, ints, plan_f, (tribe_v, item_v, path_v, goal_v), bound, cost = seats
+    kinds, weights, ints, plan_f, (tribe_v, item_v, path_v, goal_v), bound, cost, uniform_at = seats
     from strategies.recall_plans import goal_tables
     gk, gn, gi = goal_tables(t)
     vt, stab = _kernel_tables(t)
@@ -117,7 +162,7 @@ def compiled_play(game, state, groups, keys, n_strategies, counts=None):
     tally = np.zeros((0, n_strategies, 2, n_ab + 1), dtype=np.int64) if counts is None else counts
     recall_kernel.play_batch(state.m, state.hidden, state.legal, t.C, t.tab, t.atoms, keys, n_strategies, kinds,
                              weights, vt, stab, len(t.content.map.slots), decisions, ints, plan_f, tribe_v, item_v,
-                             path_v, goal_v, bound, cost, gk, gn, gi, span, tally)
+                             path_v, goal_v, bound, cost, gk, gn, gi, span, tally, uniform_at)
     return decisions
 
 

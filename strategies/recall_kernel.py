@@ -4,12 +4,14 @@
 makes at each decision the choice the runner's loop would make with the Python strategies:
 
 * a random seat: the legal action of rank ``floor(u x legal count)`` (``strategies.base.choose_uniform``);
-* a lookahead seat (``strategies.generic.LookaheadStrategy``): the decider's observation
+* a lookahead seat (``strategies.generic.LookaheadStrategy``, ``rc_greedy``): the decider's observation
   (``kernel/sample.py``'s ``observe_row``), a state sampled from it with the key
   ``floor(u x 2**53)`` (``deal_into``: ``sample_row``, which ``GAME.sample_state`` runs, in place), every
   legal action tried on a copy (the last on the sample itself, which is not read again;
   ``kernel/flow.py``'s ``apply`` + ``advance``, the engine's own step), each result valued for the decider (``kernel/value.py``'s ``seat_value`` with the seat's
-  weights), the best kept, ties broken by ``1e-9 x u_a`` as ``strategies.base.argmax_tiebreak``.
+  weights), the best kept, ties broken by ``1e-9 x u_a`` as ``strategies.base.argmax_tiebreak``;
+  at a decision kind of the seat's ``uniform_at`` row (``rc_greedy``'s ``uniform_kinds``) no
+  sample and no trial: the tie-break alone, as ``strategies.recall.Greedy._choose``.
 
 * a plan seat (``strategies.recall_plans``): the lookahead above with the plan's seven rules
   (``_plan_values``; ``recall_plans._Plan._choose`` calls the same code per row through ``plan_tables``).
@@ -600,11 +602,12 @@ def plan_tables(om, sm, shid, slegal, players, u0, which, weights, plan_ints, pl
 @njit(cache=True)
 def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weights, vt, stab, n_slots,
                decisions, plan_ints, plan_f, tribe_v, item_v, path_v, goal_v, event_bound, fixed_cost, gk, gn, gi, span,
-               counts):
+               counts, uniform_at):
     """Every game of the batch to its end (module doc), in place; ``decisions`` counted on.
     ``counts`` int64[B, slots, 2, abilities + 1] (or of length 0: not counted) adds up per game and
     slot the activations chosen ([.., 0, a]: ``use:a``, last ``ring``) and the decisions where each
-    was legal ([.., 1, a]), as analyses/recall_plans.py counts them; ``span`` = (first ``use:``, abilities)."""
+    was legal ([.., 1, a]), as analyses/recall_plans.py counts them; ``span`` = (first ``use:``, abilities).
+    ``uniform_at`` int64[slots, decision kinds]: 1 where a lookahead seat draws untried (module doc)."""
     B, W = m.shape
     A = legal.shape[1]
     n = C[C_NP]
@@ -656,6 +659,14 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                         if score > best:
                             best = score
                             a = x
+                elif uniform_at[slot, g[st.G_KIND]]:          # the tie-break of equal values, untried
+                    best = -np.inf
+                    for x in range(A):
+                        if lg[x]:
+                            score = 1e-9 * uniform(key, base + x)
+                            if score > best:
+                                best = score
+                                a = x
                 else:
                     skey = np.uint64(uniform(key, base) * 9007199254740992.0)
                     observe_row(g, h, me, n_slots, sg, seat_chests, goals, goal_n)

@@ -420,3 +420,63 @@ def test_compiled_lookahead_play_chooses_as_the_runner_loop(players, seats, game
     for part in ("per_seat", "per_game"):
         for key in one[part]:
             np.testing.assert_array_equal(one[part][key], two[part][key], err_msg=key)
+
+
+# ---- rc_greedy's uniform kinds (strategies/recall.py) -----------------------------------------------
+
+def test_rc_greedy_draws_untried_at_its_uniform_kinds_and_tries_the_rest(monkeypatch):
+    """At a decision of ``uniform_kinds`` rc_greedy takes the tie-break draw among the legal actions
+    (``argmax_tiebreak`` of equal values) without sampling a state; at the other kinds it samples
+    and tries every action, as ``lookahead`` with its weights does, row for row."""
+    from strategies.base import argmax_tiebreak
+    from strategies.recall import GREEDY_WEIGHTS, UNIFORM_KINDS
+    config, content = _setup(3)
+    greedy = registry.make("rc_greedy", {}, GAME, content)
+    plain = registry.make("lookahead", {"weights": dict(GREEDY_WEIGHTS)}, GAME, content)
+    s = _play(GAME.init(config, content, np.arange(60), 8), registry.make("lookahead", {"weights": ZERO}, GAME, content),
+              40)
+    s = take(s, np.flatnonzero(_live(s)))
+    kinds = np.array(st.KIND_NAMES)[s.m[:, st.G_KIND]]
+    untried = np.isin(kinds, UNIFORM_KINDS)
+    assert untried.any() and (~untried).any(), kinds
+    dec = GAME.decider(s)
+    srng = StrategyRng(rng.stream_keys(4, s.gid, "strategy"), np.full(s.batch, 40))
+    sampled = []
+    real_sample = GAME.sample_state
+    monkeypatch.setattr(GAME, "sample_state", lambda obs, keys: sampled.append(obs.batch) or real_sample(obs, keys))
+    chosen = greedy.act(observe(s, dec), s.legal, srng)
+    assert sampled == [int((~untried).sum())]                    # only the tried rows were sampled
+    draw = argmax_tiebreak(np.zeros(s.legal.shape), s.legal, srng.uniform(s.legal.shape[1]))
+    np.testing.assert_array_equal(chosen[untried], draw[untried])
+    tried = np.flatnonzero(~untried)
+    np.testing.assert_array_equal(chosen[tried], plain.act(observe(take(s, tried), dec[tried]), s.legal[tried],
+                                                            srng.take(tried)))
+
+
+def test_rc_greedy_without_uniform_kinds_plays_the_lookahead_games():
+    """``uniform_kinds = []`` tries every decision: the compiled games of rc_greedy are then those
+    of ``lookahead`` with rc_greedy's weights, final rows equal. (With its default kinds most games
+    are the same too: there the values are nearly always equal, and equal values take the same draw.)"""
+    from strategies.generic import LookaheadStrategy
+    from strategies.recall import GREEDY_WEIGHTS
+    from sim.core.runner import strategy_groups
+    config, content = _setup(2)
+    ids = np.arange(12)
+    keys = np.stack([rng.stream_keys(6, ids, "strategy", k) for k in range(2)])
+    ends = []
+    for name, params in (("rc_greedy", {"uniform_kinds": []}), ("lookahead", {"weights": dict(GREEDY_WEIGHTS)}),
+                         ("rc_greedy", {})):
+        seats = [registry.make(name, params, GAME, content) for _ in range(2)]
+        ends.append(LookaheadStrategy.play_to_end(GAME, GAME.init(config, content, ids, 6), strategy_groups(seats),
+                                                  keys, 2))
+    np.testing.assert_array_equal(ends[0].m, ends[1].m)
+    assert (ends[0].m != ends[2].m).any(axis=1).sum() >= 1       # the default draws at its kinds: other games
+
+
+def test_rc_greedy_refuses_an_unknown_uniform_kind(tmp_path):
+    """A decision kind that does not exist is refused naming the key and the kinds there are."""
+    from sim.core.errors import InputError
+    config, content = _setup(2)
+    with pytest.raises(InputError) as err:
+        registry.make("rc_greedy", {"uniform_kinds": ["move_too"]}, GAME, content, "x.toml", "seats[0]")
+    assert "seats[0].params.uniform_kinds" in str(err.value) and "move_to" in str(err.value)
