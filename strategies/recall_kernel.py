@@ -33,10 +33,12 @@ from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.content_types import GOAL_KINDS
 from sim.games.recall.kernel import flow
-from sim.games.recall.kernel.common import (A_END, C_FIFTH, C_LEX, C_NMON, C_NP, C_NYELLOW, C_O_COUNT, C_O_OPT, C_T_FSLOT,
-                                            C_T_MONCOST, C_T_TBLD, C_T_TKEY, payable)
-from sim.games.recall.kernel.dev import DEV_MONUMENT, DEV_SANCT, DEV_WORKSHOP, dev_field_ok, follower_cost, next_camp
+from sim.games.recall.kernel.common import (A_END, C_EXC_TERR, C_FIFTH, C_LEX, C_NMON, C_NP, C_NSANCT, C_NYELLOW, C_O_COUNT, C_O_OPT, C_T_FSLOT, C_T_NEIGH,
+                                            C_T_MONCOST, C_T_TBLD, C_T_TKEY, C_T_TMOVE, payable)
+from sim.games.recall.kernel.dev import (DEV_EXCAVATE, DEV_MONUMENT, DEV_SANCT, DEV_WORKSHOP, dev_field_ok, follower_cost,
+                                         next_camp)
 from sim.games.recall.kernel.gains import in_offer
+from sim.games.recall.kernel.movement import can_enter, face_up
 from sim.games.recall.kernel.explore import uniform
 from sim.games.recall.kernel.flow import advance, apply, uniform_choice
 from sim.games.recall.kernel.rows import copy_row
@@ -53,11 +55,17 @@ RANDOM, LOOKAHEAD, PLAN = 0, 1, 2
 (PI_HORIZON, PI_USE0, PI_NAB, PI_OPT0, PI_DRAFT, PI_DORIAN, PI_N) = range(7)
 DRAFT_PAIRS, DRAFT_ELEMENTS = 1, 2
 # ``gi`` of ``recall_plans.goal_tables``: goal points (solo: RC-V13's), 1 when the stones goal counts
-# them in total (RC-A58), map slots, rounds of the game, 1 in solo
-(GI_POINTS, GI_TOTAL, GI_SLOTS, GI_ROUNDS, GI_SOLO, GI_N) = range(6)
+# them in total (RC-A58), map slots, rounds of the game, 1 in solo, the round of the decision being
+# valued (set per decision by ``_plan_values`` in solo for rule 8; -1: each row's own round)
+(GI_POINTS, GI_TOTAL, GI_SLOTS, GI_ROUNDS, GI_SOLO, GI_ROOT, GI_N) = range(7)
+# rule 8's Params at the end of a plan's ``goal_v`` (after the rates, the steps and the monument share, 2G + ...)
+# then rule 8's steps per card (``solo_steps``) from 2G + GV_N
+(GV_SOLO, GV_SOLO_RATE, GV_SOLO_FLOOR, GV_REACH, GV_DECAY, GV_N) = (1, 2, 3, 4, 5, 6)
 # goal kinds (content_types.GOAL_KINDS order, the ``count`` of ``goal_counts_row``) that rule 4's steps read
 (GK_SANCT, GK_MON, GK_KEYS, GK_OLD, GK_CAMPS, GK_AREAS) = (
     GOAL_KINDS.index(k) for k in ("sanctuaries", "monuments", "key_cards", "old_tribes", "camps", "area_tiles"))
+(GK_ART1, GK_ARTS, GK_STONE3, GK_STONES) = (
+    GOAL_KINDS.index(k) for k in ("artifacts_one_colour", "artifact_colours", "stone_colours", "stones"))
 STOPPED = -1e9                           # kernel/value.py's value of a stopped state
 WASTED = STOPPED / 2                     # an activation that changes nothing: below every real option
 NO_KIND = -99                            # ``_continued``'s ``until`` when it stops only at its own kinds
@@ -169,8 +177,8 @@ def _valued(g, h, me, n, w, vt, goal, gk, gn, gi, rate, C, tab):
     """A plan's value of a position: ``seat_value`` plus ``goal`` x the goal cards' chance (rule 4,
     ``goal_chance``); a stopped position stays ``STOPPED``."""
     v = seat_value(g, h, me, n, w, vt)
-    if goal != 0.0 and v > STOPPED:
-        v = v + goal * goal_chance(g, h, me, gk, gn, gi, rate, C, tab)
+    if (goal != 0.0 or gi[GI_SOLO]) and v > STOPPED:
+        v = v + goal_value(g, h, me, goal, gk, gn, gi, rate, C, tab)
     return v
 
 
@@ -306,6 +314,115 @@ def _monument_half(g, me, C, tab, half):
 
 
 @njit(cache=True)
+def _wanted_artifact(g, base, kind, c):
+    """Whether an artifact of colour ``c`` brings seat block ``base`` nearer a card of ``kind``: one of
+    the colours it has most of (RC-E30, RC-E31), or a colour it has none of (RC-E32, RC-E33)."""
+    have = g[base + st.P_ARTS + c]
+    if kind == GK_ARTS:
+        return have == 0
+    for x in range(4):
+        if g[base + st.P_ARTS + x] > have:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _one_step_away(g, me, kind, C, tab):
+    """Rule 8's steps for the resource cards: an artifact of a wanted colour (``_wanted_artifact``) on a
+    field next to an own group that may enter it (``movement.can_enter``: the group pays its cost,
+    RC-R99..R102), so one move picks it up; a skill stone (RC-R151: an own follower on an excavation
+    site with stones, its crystal payable, ``dev.dev_field_ok``), for ``stone_colours`` (RC-E34) of a
+    colour the seat has none of."""
+    base = st.SEAT0 + me * st.SW
+    for f in range(g[st.G_NF]):
+        n = g[base + st.P_FOL + f]
+        if n <= 0:
+            continue
+        if kind == GK_STONE3 or kind == GK_STONES:
+            if g[st.F_TERR + f] != C[C_EXC_TERR] or not dev_field_ok(g, me, DEV_EXCAVATE, f, C, tab):
+                continue
+            if kind == GK_STONES:
+                return True
+            for c in range(3):
+                if g[st.F_SITE + 3 * f + c] > 0 and g[base + st.P_STONES + c] == 0:
+                    return True
+        else:
+            for d in range(6):
+                x = tab[C[C_T_NEIGH] + 6 * f + d]
+                if x >= 0 and g[st.F_ART + x] >= 0 and _wanted_artifact(g, base, kind, g[st.F_ART + x]) \
+                        and can_enter(g, me, x, n, C, tab):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def _target(g, me, kind, f, C, tab):
+    """Whether field ``f`` is where seat ``me`` gains the next component of ``kind`` (rule 8's distance):
+    a free site of its own building type (no own building there; sanctuaries and monuments while one is
+    left to build, a workshop while its terrain's key colour is in the offer), an excavation site with
+    stones (``stone_colours``: one of a colour the seat lacks), a wanted artifact (``_wanted_artifact``)."""
+    base = st.SEAT0 + me * st.SW
+    terr = g[st.F_TERR + f]
+    if kind == GK_ART1 or kind == GK_ARTS:
+        return g[st.F_ART + f] >= 0 and _wanted_artifact(g, base, kind, g[st.F_ART + f])
+    if kind == GK_STONE3 or kind == GK_STONES:
+        if terr != C[C_EXC_TERR]:
+            return False
+        for c in range(3):
+            if g[st.F_SITE + 3 * f + c] > 0 and (kind == GK_STONES or g[base + st.P_STONES + c] == 0):
+                return True
+        return False
+    if g[base + st.P_BLD + f] > 0:
+        return False
+    t = tab[C[C_T_TBLD] + terr]
+    if kind == GK_SANCT:
+        return t == DEV_SANCT and g[base + st.P_SANCT] != (1 << C[C_NSANCT]) - 1
+    if kind == GK_MON:
+        return t == DEV_MONUMENT and g[base + st.P_MON] < C[C_NMON]
+    if kind == GK_KEYS:
+        return t == DEV_WORKSHOP and _key_offered(g, f, C, tab)
+    return False
+
+
+@njit(cache=True)
+def distance(g, me, kind, reach, C, tab):
+    """Rule 8: the fewest single moves (RC-R91: to a neighbouring field a normal move may enter,
+    ``movement.face_up`` and the terrain's move table; artifacts on the way not paid) from a field with
+    an own follower to a ``_target`` field of ``kind``, if at most ``reach``; else -1 (and -1 for kinds
+    without targets: camps, area tiles, upgrade tiles, old tribes)."""
+    if not (kind == GK_ART1 or kind == GK_ARTS or kind == GK_STONE3 or kind == GK_STONES or kind == GK_SANCT
+            or kind == GK_MON or kind == GK_KEYS):
+        return -1
+    base = st.SEAT0 + me * st.SW
+    nf = g[st.G_NF]
+    dist = np.full(nf, -1, np.int64)
+    queue = np.empty(nf, np.int64)
+    head, tail = 0, 0
+    for f in range(nf):
+        if g[base + st.P_FOL + f] > 0:
+            if _target(g, me, kind, f, C, tab):
+                return 0
+            dist[f] = 0
+            queue[tail] = f
+            tail += 1
+    while head < tail:
+        f = queue[head]
+        head += 1
+        if dist[f] >= reach:
+            continue
+        for d in range(6):
+            x = tab[C[C_T_NEIGH] + 6 * f + d]
+            if x < 0 or dist[x] >= 0 or not face_up(g, x, C, tab) or tab[C[C_T_TMOVE] + g[st.F_TERR + x]] != 1:
+                continue
+            dist[x] = dist[f] + 1
+            if _target(g, me, kind, x, C, tab):
+                return dist[x]
+            queue[tail] = x
+            tail += 1
+    return -1
+
+
+@njit(cache=True)
 def prepared(g, me, kind, C, tab, half):
     """How much of the next component of goal kind ``kind`` seat ``me`` has prepared, 0..1 (rule 4's
     steps): 1 when only a development action is missing for the next sanctuary or monument (a
@@ -323,6 +440,8 @@ def prepared(g, me, kind, C, tab, half):
             if g[base + st.P_UNLOCK + t] == 0:
                 best = max(best, min(max(g[base + st.P_TRK + t], 0), fifth) / fifth)
         return best
+    if kind == GK_ART1 or kind == GK_ARTS or kind == GK_STONE3 or kind == GK_STONES:
+        return 1.0 if _one_step_away(g, me, kind, C, tab) else 0.0
     if kind != GK_SANCT and kind != GK_MON and kind != GK_KEYS and kind != GK_CAMPS and kind != GK_AREAS:
         return 0.0
     for f in range(g[st.G_NF]):
@@ -350,16 +469,61 @@ def prepared(g, me, kind, C, tab, half):
 
 
 @njit(cache=True)
-def _card_chance(g, me, kind, missing, lam, step, half, C, tab):
+def _card_chance(g, me, kind, missing, lam, step, half, C, tab, reach=0, decay=0.0):
     """One card's chance of being met: P(Poisson(``lam``) >= ``missing``), with a share ``step`` x
     ``prepared`` (``half``: its monument share per precondition) of the next component counted as
     gained (rule 4's steps: the chance interpolated between ``missing`` and one less), so the
-    preconditions of a component are worth part of it."""
+    preconditions of a component are worth part of it. With ``reach`` > 0 (rule 8, solo) the share is
+    at least ``decay`` ** (moves still needed) (``distance``: a site 1 move away is ``decay``, an
+    artifact 1 move away is picked up by the move, as ``prepared`` counts it)."""
     p = _at_least(missing, lam)
     if missing <= 0 or step == 0.0:
         return p
-    s = min(step * prepared(g, me, kind, C, tab, half), 1.0)
+    ready = prepared(g, me, kind, C, tab, half)
+    if reach > 0 and ready < 1.0:
+        d = distance(g, me, kind, reach, C, tab)
+        if d >= 0:
+            if kind == GK_ART1 or kind == GK_ARTS:
+                d -= 1
+            ready = max(ready, decay ** d)
+    s = min(step * ready, 1.0)
     return p + s * (_at_least(missing - 1, lam) - p) if s > 0.0 else p
+
+
+@njit(cache=True)
+def _best_chance(g, h, me, gk, gn, gi, rate, C, tab, count, rounds, steps, reach, decay):
+    """The chance term of ``goal_chance`` (without the points) with ``rounds`` rounds left: the better
+    held card, solo the best pair of held cards (see there); ``count``: ``goal_counts_row`` of ``g``;
+    each card's step share at ``rate[steps + card]``; ``reach``, ``decay``: ``_card_chance``'s."""
+    G = gk.shape[0]
+    half = rate[2 * G]
+    best = 0.0
+    for i in range(3):
+        a = h[st.H_GOALS + 3 * me + i]
+        if a < 0:
+            continue
+        ka = gk[a]
+        pa = _card_chance(g, me, ka, gn[a] - count[ka], rate[a] * rounds, rate[steps + a], half, C, tab, reach, decay)
+        if not gi[GI_SOLO]:
+            best = max(best, pa)
+            continue
+        for j in range(i + 1, 3):
+            b = h[st.H_GOALS + 3 * me + j]
+            if b < 0:
+                continue
+            kb = gk[b]
+            group = ka // 2 if ka < 4 and kb < 4 and ka // 2 == kb // 2 else -1    # 0 artifacts, 1 stones
+            if group >= 0:
+                have = 0
+                for c in range(4 if group == 0 else 3):
+                    have += g[st.SEAT0 + me * st.SW + (st.P_ARTS if group == 0 else st.P_STONES) + c]
+                need = max(gn[a] - count[ka], gn[b] - count[kb], gn[a] + gn[b] - have)
+                p = _at_least(need, max(rate[a], rate[b]) * rounds)
+            else:
+                p = pa * _card_chance(g, me, kb, gn[b] - count[kb], rate[b] * rounds, rate[steps + b], half, C, tab,
+                                      reach, decay)
+            best = max(best, p)
+    return best
 
 
 @njit(cache=True)
@@ -377,34 +541,37 @@ def goal_chance(g, h, me, gk, gn, gi, rate, C, tab):
     count = np.zeros(11, np.int64)
     goal_counts_row(g, me, gi, count)
     rounds = max(gi[GI_ROUNDS] - g[st.G_ROUND], 0)
+    return gi[GI_POINTS] * _best_chance(g, h, me, gk, gn, gi, rate, C, tab, count, rounds, gk.shape[0], 0, 0.0)
+
+
+@njit(cache=True)
+def solo_term(g, h, me, gk, gn, gi, rate, C, tab):
+    """Rule 8 (solo only, RC-V13..V15, RC-A54): Param ``solo`` x log(the chance of meeting the best pair
+    of held cards + ``solo_floor``), the chance as ``goal_chance``'s but with each rate x ``solo_rate``,
+    the steps ``solo_steps`` (which also count an artifact or a stone one step away, ``_one_step_away``,
+    and a site ``solo_reach`` moves away or nearer, ``solo_decay`` per move, ``distance``)
+    and the rounds left counted from the decision being valued (``gi[GI_ROOT]``, so a trial that
+    reaches the round's end is not worth less than one that does not). The log makes a component
+    worth about as much whatever the other card's chance (a product of two small chances has no
+    slope), and the most reachable pair the one played for; 0 in games of 2-4 players."""
     G = gk.shape[0]
-    half = rate[2 * G]
-    best = 0.0
-    for i in range(3):
-        a = h[st.H_GOALS + 3 * me + i]
-        if a < 0:
-            continue
-        ka = gk[a]
-        pa = _card_chance(g, me, ka, gn[a] - count[ka], rate[a] * rounds, rate[G + a], half, C, tab)
-        if not gi[GI_SOLO]:
-            best = max(best, pa)
-            continue
-        for j in range(i + 1, 3):
-            b = h[st.H_GOALS + 3 * me + j]
-            if b < 0:
-                continue
-            kb = gk[b]
-            group = ka // 2 if ka < 4 and kb < 4 and ka // 2 == kb // 2 else -1    # 0 artifacts, 1 stones
-            if group >= 0:
-                have = 0
-                for c in range(4 if group == 0 else 3):
-                    have += g[st.SEAT0 + me * st.SW + (st.P_ARTS if group == 0 else st.P_STONES) + c]
-                need = max(gn[a] - count[ka], gn[b] - count[kb], gn[a] + gn[b] - have)
-                p = _at_least(need, max(rate[a], rate[b]) * rounds)
-            else:
-                p = pa * _card_chance(g, me, kb, gn[b] - count[kb], rate[b] * rounds, rate[G + b], half, C, tab)
-            best = max(best, p)
-    return gi[GI_POINTS] * best
+    weight = rate[2 * G + GV_SOLO]
+    if not gi[GI_SOLO] or weight == 0.0:
+        return 0.0
+    count = np.zeros(11, np.int64)
+    goal_counts_row(g, me, gi, count)
+    root = gi[GI_ROOT] if gi[GI_ROOT] >= 0 else g[st.G_ROUND]
+    rounds = max(gi[GI_ROUNDS] - root, 0) * rate[2 * G + GV_SOLO_RATE]
+    p = _best_chance(g, h, me, gk, gn, gi, rate, C, tab, count, rounds, 2 * G + GV_N, int(rate[2 * G + GV_REACH]),
+                     rate[2 * G + GV_DECAY])
+    return weight * np.log(p + rate[2 * G + GV_SOLO_FLOOR])
+
+
+@njit(cache=True)
+def goal_value(g, h, me, goal, gk, gn, gi, rate, C, tab):
+    """Rules 4 and 8 on a position: ``goal`` x ``goal_chance`` (when ``goal`` is not 0) + ``solo_term``."""
+    v = goal * goal_chance(g, h, me, gk, gn, gi, rate, C, tab) if goal != 0.0 else 0.0
+    return v + solo_term(g, h, me, gk, gn, gi, rate, C, tab) if gi[GI_SOLO] else v
 
 
 @njit(cache=True)
@@ -492,6 +659,9 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, 
     kind = og[st.G_KIND]
     horizon, use0, n_ab, opt0 = ints[PI_HORIZON], ints[PI_USE0], ints[PI_NAB], ints[PI_OPT0]
     ability, goal = pf[0], pf[1]
+    if gi[GI_SOLO]:                                  # rule 8 counts the rounds left from this decision
+        gi = gi.copy()
+        gi[GI_ROOT] = og[st.G_ROUND]
     plan_kind = kind == st.K_MAIN or kind == st.K_DEV or kind == st.K_DEV_FIELD or kind == st.K_UNITS
     # rule 2's reserve: the cheapest owned event-bound ability's cost (RC-R65), 0 when none
     own = st.SEAT0 + me * st.SW
@@ -554,8 +724,8 @@ def _plan_values(og, sg, sh, slg, tg, th, tlg, cg, ch, clg, bg, bh, blg, me, n, 
             v = _closed_sale(tg, th, tlg, cg, ch, clg, me, n, w, vt, goal, gk, gn, gi, goal_v, C, tab, atoms)
         elif v > STOPPED:
             wasted = activation and _no_effect(sg, tg, own, min(x - use0, n_ab), n_ab)
-            if goal != 0.0:                         # the one step's position with the goal cards' chance
-                v = v + goal * goal_chance(tg, th, me, gk, gn, gi, goal_v, C, tab)
+            if goal != 0.0 or gi[GI_SOLO]:          # the one step's position with the goal cards' chance
+                v = v + goal_value(tg, th, me, goal, gk, gn, gi, goal_v, C, tab)
         if v > STOPPED:
             v = v + _unlock_value(og, sg, tg, own, tribe_v, C[C_FIFTH])
         if activation and v > STOPPED:

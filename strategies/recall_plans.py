@@ -85,6 +85,9 @@ GOAL_RATES = {"artifacts_one_colour": 0.08, "artifact_colours": 0.08, "stone_col
 # followers to a site or climbing a track is worth part of a card.
 GOAL_STEPS = {"sanctuaries": 0.5, "monuments": 0.5, "key_cards": 0.5, "old_tribes": 0.5, "camps": 0.5,
               "area_tiles": 0.5}
+# Rule 8's steps (solo only): rule 4's, and an artifact of a wanted colour or a skill stone one step away
+# (``recall_kernel._one_step_away``) counts as half gained too.
+SOLO_STEPS = {**GOAL_STEPS, "artifacts_one_colour": 0.5, "artifact_colours": 0.5, "stone_colours": 0.5, "stones": 0.5}
 
 
 def _table(default: dict):
@@ -106,11 +109,17 @@ class PlanParams(LookaheadParams):
     ability: float = 1.0                     # bonus per ability activation whose trial does not stop
     goal: float = 1.0                        # x goal points x the chance of meeting the goal cards (0: no goal play)
     horizon: int = 6                         # greedy steps after a main / dev / units choice or an activation (0 = one step)
+    solo: float = 30.0                       # solo only (rule 8): x log(chance of meeting the best pair + solo_floor)
+    solo_rate: float = 1.0                   # solo only (rule 8): each goal_rates x (1 + goals) x this in its chance
+    solo_floor: float = 0.001                # solo only (rule 8): added to the pair's chance inside the log, > 0
+    solo_steps: dict = _table(SOLO_STEPS)    # solo only (rule 8): goal kind -> share of the next component once prepared
+    solo_reach: int = 3                      # solo only (rule 8): a component's site this many moves away counts (0: none)
+    solo_decay: float = 0.7                  # solo only (rule 8): prepared share x this per move still needed, 0..1
 
     def validate(self):
         if self.horizon < 0:
             return "horizon", "expected a number of steps >= 0"
-        for name in ("tribes", "items", "paths", "goals", "goal_rates", "goal_steps"):
+        for name in ("tribes", "items", "paths", "goals", "goal_rates", "goal_steps", "solo_steps"):
             table = getattr(self, name)
             if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in table.values()):
                 return name, "expected a table of numbers"
@@ -118,8 +127,19 @@ class PlanParams(LookaheadParams):
             return "goal_rates", "expected components per round >= 0"
         if any(v < -1 for v in self.goals.values()):
             return "goals", "expected fits >= -1 (a rate x (1 + fit) is never negative)"
-        if any(not 0 <= v <= 1 for v in self.goal_steps.values()):
-            return "goal_steps", "expected shares of a component between 0 and 1"
+        for name in ("goal_steps", "solo_steps"):
+            if any(not 0 <= v <= 1 for v in getattr(self, name).values()):
+                return name, "expected shares of a component between 0 and 1"
+        if self.solo < 0:
+            return "solo", "expected a weight >= 0"
+        if self.solo_rate < 0:
+            return "solo_rate", "expected a factor >= 0"
+        if self.solo_reach < 0:
+            return "solo_reach", "expected a number of moves >= 0"
+        if not 0 <= self.solo_decay <= 1:
+            return "solo_decay", "expected a share between 0 and 1"
+        if self.solo_floor <= 0:
+            return "solo_floor", "expected a chance > 0 (the log of 0 has no value)"
         if not 0 <= self.monument_precondition <= 0.5:
             return "monument_precondition", "expected a share between 0 and 0.5 (two preconditions make one monument)"
         return None
@@ -135,7 +155,7 @@ class _Plan(LookaheadStrategy):
         super().__init__(game, content, params)
         known = {"tribes": [t.id for t in content.tribes], "items": [i.id for i in content.items],
                  "paths": [c.id for c in content.path_cards], "goals": list(GOAL_KINDS),
-                 "goal_rates": list(GOAL_KINDS), "goal_steps": list(GOAL_KINDS)}
+                 "goal_rates": list(GOAL_KINDS), "goal_steps": list(GOAL_KINDS), "solo_steps": list(GOAL_KINDS)}
         for name, ids in known.items():
             bad = sorted(set(getattr(params, name)) - set(ids))
             if bad:
@@ -146,7 +166,10 @@ class _Plan(LookaheadStrategy):
         kinds = [GOAL_KINDS[c.kind] for c in content.goal_cards]     # per card: its rate, then its steps' share,
         self.goal_rate = np.array([params.goal_rates.get(k, 0.0) * (1.0 + params.goals.get(k, 0.0)) for k in kinds]
                                   + [params.goal_steps.get(k, 0.0) for k in kinds]
-                                  + [params.monument_precondition])          # then the monument share
+                                  + [params.monument_precondition]           # then the monument share,
+                                  + [params.solo, params.solo_rate, params.solo_floor,    # then rule 8's,
+                                     params.solo_reach, params.solo_decay]
+                                  + [params.solo_steps.get(k, 0.0) for k in kinds])       # its steps per card
         source = abilities(content)[1]
         self.event_bound = np.array([bool(x.event) for x in source])
         self.fixed_cost = np.array([bool(x.hexagon) for x in source])
@@ -210,9 +233,9 @@ def goal_tables(t) -> tuple:
     sc = scoring_tables(t.content)
     solo = t.config.players == 1
     info = np.zeros(rk.GI_N, dtype=np.int64)
-    info[[rk.GI_POINTS, rk.GI_TOTAL, rk.GI_SLOTS, rk.GI_ROUNDS, rk.GI_SOLO]] = [
+    info[[rk.GI_POINTS, rk.GI_TOTAL, rk.GI_SLOTS, rk.GI_ROUNDS, rk.GI_SOLO, rk.GI_ROOT]] = [
         sc.goal_points_solo if solo else sc.goal_points, t.config.goal_stones == "total", len(t.content.map.slots),
-        t.content.time_board.spaces - 1, solo]
+        t.content.time_board.spaces - 1, solo, -1]
     return np.ascontiguousarray(sc.goal_kind, dtype=np.int64), np.ascontiguousarray(sc.goal_n, dtype=np.int64), info
 
 

@@ -398,3 +398,130 @@ def test_an_upgrade_is_taken_and_a_lexander_holder_upgrades_to_purple_RC_R72_RC_
             assert (decide(plan, s) == r_p).all()
         else:
             np.testing.assert_allclose(values[:, w_r], values[:, r_p])
+
+
+# ---- rule 8: the solo game (RC-V13..V15, RC-A54) ---------------------------------------------------
+
+def _first_field(g, C, tab, test):
+    return next(f for f in range(int(g[st.G_NF])) if test(f))
+
+
+def test_a_skill_stone_or_an_artifact_one_step_away_is_a_solo_step_RC_R151_RC_R99_RC_E32_RC_E34_RC_E35():
+    """Rule 8's steps for the resource cards (``prepared``, solo only through ``solo_steps``). Stones:
+    an own follower on an excavation site of the start tile holding 3 stones, one white crystal (RC-R151,
+    RC-R152: 3 stones on the site cost W:1): prepared for 5 stones (RC-E35) and, while the seat lacks a
+    colour there, for one of each colour (RC-E34); with one of each colour owned only for 5 stones;
+    without the crystal for neither. Artifacts: an artifact of colour c on a neighbouring field that the
+    group can pay (RC-R101) is one move away: prepared for different colours (RC-E32) while the seat has
+    no artifact of c, and for one colour (RC-E30) while c is a colour it has most of."""
+    g, C, tab, base = _bare_row()
+    stone3, stones = rk.GK_STONE3, rk.GK_STONES
+    site = _first_field(g, C, tab, lambda f: g[st.F_TERR + f] == C[cm.C_EXC_TERR] and tab[C[cm.C_T_FSLOT] + f] == 0)
+    g[st.F_SITE + 3 * site:st.F_SITE + 3 * site + 3] = [1, 1, 1]
+    g[base + st.P_FOL + site] = 1
+    assert rk.prepared(g, 0, stone3, C, tab, 0.5) == 0.0 == rk.prepared(g, 0, stones, C, tab, 0.5)   # no crystal
+    g[base + st.P_CR] = 1
+    assert rk.prepared(g, 0, stone3, C, tab, 0.5) == 1.0 == rk.prepared(g, 0, stones, C, tab, 0.5)
+    g[base + st.P_STONES:base + st.P_STONES + 3] = 1
+    assert rk.prepared(g, 0, stone3, C, tab, 0.5) == 0.0 and rk.prepared(g, 0, stones, C, tab, 0.5) == 1.0
+    g[base + st.P_FOL + site] = 0
+    # an artifact next to a group on the start tile
+    enterable = lambda f: f >= 0 and tab[C[cm.C_T_TMOVE] + g[st.F_TERR + f]] == 1 and tab[C[cm.C_T_FSLOT] + f] == 0  # noqa: E731
+    here = _first_field(g, C, tab, lambda f: enterable(f) and any(enterable(int(tab[C[cm.C_T_NEIGH] + 6 * f + d]))
+                                                                  for d in range(6)))
+    there = next(int(tab[C[cm.C_T_NEIGH] + 6 * here + d]) for d in range(6)
+                 if enterable(int(tab[C[cm.C_T_NEIGH] + 6 * here + d])))
+    g[st.F_ART:st.F_ART + st.F_MAX] = -1
+    g[st.F_ART + there] = 2
+    g[base + st.P_FOL + here] = 5                                     # enough to pay the artifact's cost
+    assert rk.prepared(g, 0, rk.GK_ARTS, C, tab, 0.5) == 1.0 and rk.prepared(g, 0, rk.GK_ART1, C, tab, 0.5) == 1.0
+    g[base + st.P_ARTS + 2] = 1                                       # has colour 2: no new colour, most of it
+    assert rk.prepared(g, 0, rk.GK_ARTS, C, tab, 0.5) == 0.0 and rk.prepared(g, 0, rk.GK_ART1, C, tab, 0.5) == 1.0
+    g[base + st.P_ARTS + 0] = 2                                       # colour 0 is its best row now
+    assert rk.prepared(g, 0, rk.GK_ART1, C, tab, 0.5) == 0.0
+    g[base + st.P_FOL + here] = 0
+    assert rk.prepared(g, 0, rk.GK_ARTS, C, tab, 0.5) == 0.0 == rk.prepared(g, 0, rk.GK_ART1, C, tab, 0.5)
+
+
+def test_distance_counts_the_moves_to_a_free_sanctuary_site_RC_R91_RC_R119_RC_E37():
+    """Rule 8's distance (``solo_reach`` moves at most) on the start tile (slot 0, the only face-up tile):
+    sanctuary fields 2 and 5, field 4 next to 5, field 3 next to 2 and 4 (asserted). With an own building
+    on 2 (no second one there, RC-R118) the free sanctuary site is 5: a follower on it: 0 moves (a
+    development action builds there, RC-R119); on 4: 1; on 3: 2 (3 -> 4 -> 5, RC-R91), or none with a
+    reach of 1; once every sanctuary is built (RC-R127): none. The chance then counts ``solo_decay`` **
+    moves of the next sanctuary as gained."""
+    g, C, tab, base = _bare_row()
+    neigh = lambda f: [int(x) for x in tab[C[cm.C_T_NEIGH] + 6 * f:C[cm.C_T_NEIGH] + 6 * f + 6] if x >= 0]  # noqa: E731
+    building = lambda f: tab[C[cm.C_T_TBLD] + g[st.F_TERR + f]]  # noqa: E731
+    assert building(2) == building(5) == dev.DEV_SANCT and building(3) != dev.DEV_SANCT != building(4)
+    assert 4 in neigh(5) and 4 in neigh(3) and 2 in neigh(3) and 5 not in neigh(3)
+    assert all(tab[C[cm.C_T_TMOVE] + g[st.F_TERR + f]] == 1 for f in (3, 4, 5))
+    g[base + st.P_BLD + 2] = 1 + dev.DEV_SANCT
+    one, two = 4, 3
+    assert rk.distance(g, 0, rk.GK_SANCT, 3, C, tab) == -1              # no follower on the map
+    g[base + st.P_FOL + 5] = 1
+    assert rk.distance(g, 0, rk.GK_SANCT, 3, C, tab) == 0
+    g[base + st.P_FOL + 5] = 0
+    g[base + st.P_FOL + one] = 1
+    assert rk.distance(g, 0, rk.GK_SANCT, 3, C, tab) == 1
+    g[base + st.P_FOL + one] = 0
+    g[base + st.P_FOL + two] = 1
+    assert rk.distance(g, 0, rk.GK_SANCT, 3, C, tab) == 2 and rk.distance(g, 0, rk.GK_SANCT, 1, C, tab) == -1
+    lam = 0.4
+    p, p1 = rk._at_least(2, lam), rk._at_least(1, lam)
+    got = rk._card_chance(g, 0, rk.GK_SANCT, 2, lam, 0.5, 0.5, C, tab, 3, 0.7)
+    assert abs(got - (p + 0.5 * 0.7 ** 2 * (p1 - p))) < 1e-12
+    assert abs(rk._card_chance(g, 0, rk.GK_SANCT, 2, lam, 0.5, 0.5, C, tab) - p) < 1e-12       # rule 4: no distance
+    g[base + st.P_SANCT] = (1 << int(C[cm.C_NSANCT])) - 1
+    assert rk.distance(g, 0, rk.GK_SANCT, 3, C, tab) == -1
+
+
+def test_the_solo_term_is_the_log_chance_of_both_cards_with_components_split_RC_V13_RC_V15_RC_A54():
+    """Rule 8 on a hand-set solo position holding GC1 (2 artifacts of one colour) and GC3 (3 colours):
+    with artifacts 2 / 1 / 1 / 0 each card alone is met, but one component counts for one card only
+    (RC-V15), so together they need 5: one missing, the chance P(Poisson(lam) >= 1) with lam =
+    rate x ``solo_rate`` x rounds left counted from the decision (``GI_ROOT``, not the row's round);
+    the term is ``solo`` x log(chance + ``solo_floor``); a fourth colour meets both: log(1 + floor).
+    In a game of 2-4 players the term is 0 (multiplayer play unchanged)."""
+    config, content = setup(1)
+    s = GAME.init(config, content, np.arange(1), 5)
+    g, h, C, tab = s.m[0].copy(), s.hidden[0].copy(), s.t.C, s.t.tab
+    ids = [c.id for c in content.goal_cards]
+    h[st.H_GOALS:st.H_GOALS + 3] = [ids.index("GC1"), ids.index("GC3"), -1]
+    g[st.SEAT0 + st.P_ARTS:st.SEAT0 + st.P_ARTS + 4] = [2, 1, 1, 0]
+    plan = registry.make("rc_knowledge", {"solo": 7.0, "solo_rate": 2.0, "solo_floor": 0.01}, GAME, content)
+    from strategies.recall_plans import goal_tables
+    gk, gn, gi = goal_tables(s.t)
+    gi = gi.copy()
+    g[st.G_ROUND] = 12
+    gi[rk.GI_ROOT] = 10                                                # the decision was valued in round 10
+    rounds = gi[rk.GI_ROUNDS] - 10
+    lam = 0.08 * 2.0 * rounds                                          # GOAL_RATES' artifacts, no rc_knowledge fit
+    want = 7.0 * np.log(1.0 - np.exp(-lam) + 0.01)
+    got = rk.solo_term(g, h, 0, gk, gn, gi, plan.goal_rate, C, tab)
+    assert abs(got - want) < 1e-9, (got, want)
+    g[st.SEAT0 + st.P_ARTS + 3] = 1
+    assert abs(rk.solo_term(g, h, 0, gk, gn, gi, plan.goal_rate, C, tab) - 7.0 * np.log(1.01)) < 1e-12
+    config4, content4 = setup(4)
+    s4 = GAME.init(config4, content4, np.arange(1), 5)
+    gk4, gn4, gi4 = goal_tables(s4.t)
+    plan4 = registry.make("rc_knowledge", {}, GAME, content4)
+    assert rk.solo_term(s4.m[0], s4.hidden[0], 0, gk4, gn4, gi4, plan4.goal_rate, s4.t.C, s4.t.tab) == 0.0
+
+
+def test_solo_params_change_no_game_of_two_to_four_players_RC_V13():
+    """Rule 8 is keyed on the player count: with every solo Param changed (``solo`` 0 and 100, another
+    reach, decay, rate, floor and steps) a plan's 2- and 4-player games are the same, row for row."""
+    from analyses.recall_plans import play_table
+    for players in (2, 4):
+        config, content = setup(players)
+        rows = []
+        for params in ({}, {"solo": 0.0}, {"solo": 100.0, "solo_reach": 1, "solo_decay": 0.2, "solo_rate": 3.0,
+                                            "solo_floor": 0.5, "solo_steps": {"stones": 1.0}}):
+            seats = [registry.make(p, params if p == "rc_knowledge" else {}, GAME, content)
+                     for p in ("rc_knowledge", "rc_builder", "rc_keys", "rc_artifacts")[:players]]
+            tally = {"stopped": 0, "games": 0, "held": {}, "users": {}, "uses": {}, "offered": {}}
+            from collections import Counter
+            tally.update(held=Counter(), users=Counter(), uses=Counter(), offered=Counter())
+            rows.append(play_table(config, content, seats, [str(i) for i in range(players)], 61, np.arange(4), tally))
+        assert rows[0] == rows[1] == rows[2], players
