@@ -21,7 +21,7 @@ from sim.games.recall.kernel.flow import advance, apply
 from sim.games.recall.kernel.rows import copy_row
 from sim.games.recall.kernel.sample import deal_into, observe_row, scratch_size
 from sim.games.recall.kernel.value import seat_value
-from strategies.recall_kernel import _last_legal
+from strategies.recall_kernel import _last_legal, tiebreak_draw
 
 NONE, OBSERVE_DEAL, COPIES, APPLY_ADVANCE, VALUE = range(5)
 PARTS = {OBSERVE_DEAL: "observe_row + deal_into (once per decision)",
@@ -60,14 +60,7 @@ def profile_batch(m, hidden, legal, C, tab, atoms, keys, weights, vt, stab, n_sl
             key = keys[slot, b]
             base = d * 1024
             if uniform_at[slot, g[st.G_KIND]]:                  # drawn untried (recall_kernel.play_batch)
-                a = 0
-                best = -np.inf
-                for x in range(A):
-                    if lg[x]:
-                        score = 1e-9 * uniform(key, base + x)
-                        if score > best:
-                            best = score
-                            a = x
+                a = tiebreak_draw(lg, key, base)
                 apply(g, h, C, tab, atoms, a)
                 advance(g, h, lg, C, tab, atoms)
                 d += 1

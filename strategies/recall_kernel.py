@@ -204,6 +204,21 @@ def _no_effect(sg, tg, own, ab, n_ab):
 
 
 @njit(cache=True)
+def tiebreak_draw(lg, key, base):
+    """The legal action of the largest draw ``uniform(key, base + a)``: the lookahead's choice when
+    every value is equal (``argmax_tiebreak`` of zeros), taken untried at rc_greedy's uniform kinds."""
+    a = 0
+    best = -np.inf
+    for x in range(lg.shape[0]):
+        if lg[x]:
+            score = 1e-9 * uniform(key, base + x)
+            if score > best:
+                best = score
+                a = x
+    return a
+
+
+@njit(cache=True)
 def _last_legal(lg):
     """The last legal action's index (-1 none): after its trial the sampled rows are not read again."""
     for x in range(lg.shape[0] - 1, -1, -1):
@@ -830,13 +845,7 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                             best = score
                             a = x
                 elif uniform_at[slot, g[st.G_KIND]]:          # the tie-break of equal values, untried
-                    best = -np.inf
-                    for x in range(A):
-                        if lg[x]:
-                            score = 1e-9 * uniform(key, base + x)
-                            if score > best:
-                                best = score
-                                a = x
+                    a = tiebreak_draw(lg, key, base)
                 else:
                     skey = np.uint64(uniform(key, base) * 9007199254740992.0)
                     observe_row(g, h, me, n_slots, sg, seat_chests, goals, goal_n)
