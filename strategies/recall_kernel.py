@@ -364,8 +364,7 @@ def _one_step_away(g, me, kind, C, tab):
         else:
             for d in range(6):
                 x = tab[C[C_T_NEIGH] + 6 * f + d]
-                if x >= 0 and g[st.F_ART + x] >= 0 and _wanted_artifact(g, base, kind, g[st.F_ART + x]) \
-                        and can_enter(g, me, x, n, C, tab):
+                if x >= 0 and _target(g, me, kind, x, C, tab) and can_enter(g, me, x, n, C, tab):
                     return True
     return False
 
@@ -586,7 +585,7 @@ def solo_term(g, h, me, gk, gn, gi, rate, C, tab):
 def goal_value(g, h, me, goal, gk, gn, gi, rate, C, tab):
     """Rules 4 and 8 on a position: ``goal`` x ``goal_chance`` (when ``goal`` is not 0) + ``solo_term``."""
     v = goal * goal_chance(g, h, me, gk, gn, gi, rate, C, tab) if goal != 0.0 else 0.0
-    return v + solo_term(g, h, me, gk, gn, gi, rate, C, tab) if gi[GI_SOLO] else v
+    return v + solo_term(g, h, me, gk, gn, gi, rate, C, tab)
 
 
 @njit(cache=True)

@@ -195,7 +195,7 @@ def seat_total(g, h, p, w, vt):
     M = len(monument_points)
     if mons > 0:
         for f in range(nf):
-            if seat[st.P_BLD + f] == C[V_MON]:
+            if blds[f] == mc:
                 k = g[st.F_MONTILE + f] - 1
                 if k >= 0 and k < M:
                     tiles |= 1 << k
