@@ -15,13 +15,13 @@ import numpy as np
 from numba import njit
 
 from sim.games.recall import state as st
-from sim.games.recall.kernel.common import C_NP
+from sim.games.recall.kernel.common import C_NP, C_O_USE
 from sim.games.recall.kernel.explore import uniform
 from sim.games.recall.kernel.flow import advance, apply
 from sim.games.recall.kernel.rows import copy_row
 from sim.games.recall.kernel.sample import deal_into, observe_row, scratch_size
 from sim.games.recall.kernel.value import seat_value
-from strategies.recall_kernel import _last_legal, tiebreak_draw
+from strategies.recall_kernel import _last_legal, untried_choice
 
 NONE, OBSERVE_DEAL, COPIES, APPLY_ADVANCE, VALUE = range(5)
 PARTS = {OBSERVE_DEAL: "observe_row + deal_into (once per decision)",
@@ -30,9 +30,9 @@ PARTS = {OBSERVE_DEAL: "observe_row + deal_into (once per decision)",
 
 
 @njit(cache=True)
-def profile_batch(m, hidden, legal, C, tab, atoms, keys, weights, vt, stab, n_slots, part, repeat, stats, uniform_at):
-    """``play_batch``'s lookahead seats (every seat; none tried at its ``uniform_at`` kinds, as
-    rc_greedy's ``uniform_kinds``), ``part`` repeated ``repeat`` extra times per use;
+def profile_batch(m, hidden, legal, C, tab, atoms, keys, weights, vt, stab, n_slots, part, repeat, stats, untried_at):
+    """``play_batch``'s lookahead seats (every seat; untried where its ``untried_at`` code says so, as
+    rc_greedy's ``uniform_kinds`` and ``resolve_kinds``), ``part`` repeated ``repeat`` extra times per use;
     ``stats``: [decisions, actions tried, tried decisions with one legal action, with none]."""
     B, W = m.shape
     A = legal.shape[1]
@@ -59,8 +59,8 @@ def profile_batch(m, hidden, legal, C, tab, atoms, keys, weights, vt, stab, n_sl
             slot = (g[st.G_START_SLOT] + max(me, 0)) % n
             key = keys[slot, b]
             base = d * 1024
-            if uniform_at[slot, g[st.G_KIND]]:                  # drawn untried (recall_kernel.play_batch)
-                a = tiebreak_draw(lg, key, base)
+            a = untried_choice(lg, key, base, untried_at[slot, g[st.G_KIND]], C[C_O_USE])
+            if a >= 0:                                          # drawn untried (recall_kernel.play_batch)
                 apply(g, h, C, tab, atoms, a)
                 advance(g, h, lg, C, tab, atoms)
                 d += 1
@@ -144,12 +144,12 @@ def profiled(setup, part: int, repeat: int):
     s = game.init(config, content, np.arange(keys.shape[1]), seed)
     t = s.t
     seats = _seat_kinds(strategy_groups(strategies), len(strategies), t)
-    weights, uniform_at = seats[1], seats[-1]
+    weights, untried_at = seats[1], seats[-1]
     vt, stab = _kernel_tables(t)
     stats = np.zeros(4, np.int64)
     started = time.perf_counter()
     profile_batch(s.m, s.hidden, s.legal, t.C, t.tab, t.atoms, keys, weights, vt, stab,
-                  len(t.content.map.slots), part, repeat, stats, uniform_at)
+                  len(t.content.map.slots), part, repeat, stats, untried_at)
     return time.perf_counter() - started, stats, s
 
 

@@ -9,12 +9,21 @@ example a card played, whose items come at the next decisions) are broken at ran
 strategy's keyed draws. It is ``strategies.generic.LookaheadStrategy`` with Recall's weights
 as defaults; every weight can be set under the seat's ``params.weights``.
 
-At the decisions of ``params.uniform_kinds`` (``UNIFORM_KINDS``: where a follower goes, which
-crystal, the rotation of a tile, ...) it draws among the legal actions without trying them: its
-value cannot tell those options apart (measured: 1.00-1.11 distinct values among 2-7 options,
-docs/recall_strategies.md "Speed"), so the trials only cost time, about a
-quarter of its trials. The draw is the tie-break it would have made between equal values.
-``uniform_kinds = []`` is the lookahead at every decision (``lookahead`` with these weights).
+Two lists of decision kinds take a choice without trying anything (no state sampled): the
+one-step value cannot judge them, or judges them worse than a draw does
+(docs/recall_strategies.md "rc_greedy's untried kinds", 2v2 games against itself):
+
+* ``params.uniform_kinds`` (``UNIFORM_KINDS``: where a follower goes, which crystal, the rotation
+  of a tile, field A's trades, ...): a draw among the legal actions, the tie-break it would have
+  made between equal values (1.00-1.11 distinct values among 2-7 options; at field A's trades
+  the tried choice lost to the draw);
+* ``params.resolve_kinds`` (``RESOLVE_KINDS``: ``effect``, ``produce``, ``dev``): it never ends or
+  skips while an option of the decision itself is legal (a pending effect, a production field, a
+  development type) and draws among those, free actions left for the windows it tries. Tried, the
+  one step saw the cost of a development or the order of the effects and not what they bring later.
+
+``uniform_kinds = []`` and ``resolve_kinds = []`` give the lookahead at every decision (``lookahead``
+with these weights).
 
 Without a replay hook the runner plays games whose seats are all lookahead (``rc_greedy``,
 ``lookahead``), the plans of strategies/recall_plans.py or ``random`` in one compiled call (``play_to_end``, strategies/recall_kernel.py),
@@ -29,28 +38,39 @@ import numpy as np
 from sim.core.game import take
 from sim.core.memo import per_object
 from sim.games.recall import state as st
+from sim.games.recall.kernel.common import C_O_USE
 from strategies import generic, registry
 from strategies.base import argmax_tiebreak
 from strategies.generic import LookaheadParams, LookaheadStrategy, RandomStrategy
+from strategies import recall_kernel as rk
+from strategies.recall_kernel import RESOLVE, TRIED, UNIFORM   # ``Greedy.untried``'s codes per kind
 
 GREEDY_WEIGHTS = {"final": 1.0, "purple": 0.0, "crystals": 0.4, "keys": 1.0, "tracks": 0.5, "followers": 0.4,
                   "pending": 0.5, "opponents": 0.0}
-# decision kinds whose options rc_greedy's value almost never tells apart (1.00-1.11 distinct values
-# per decision in 256 games of experiments/recall_tribes.toml, every option tried); ``move_to`` (1.10)
-# is not one: drawn untried it lost 1.5 pp in 2v2 games against itself trying every kind
+# decision kinds drawn untried among the legal actions: rc_greedy's value almost never tells their
+# options apart (1.00-1.11 distinct values per decision in 256 games of experiments/recall_tribes.toml,
+# every option tried) or it played them worse than the draw (field A's trades: ``buy``, ``sell``,
+# ``sell_count``); ``move_to`` (1.10) is not one: drawn untried it lost 1.5-2 pp in 2v2 games
 UNIFORM_KINDS = ("draft", "place", "crystal", "item", "move_count", "key", "explore", "rotation", "upgrade",
-                 "ability_field", "ability_count", "keyup", "slot")
+                 "ability_field", "ability_count", "keyup", "slot", "buy", "sell", "sell_count")
+# decision kinds where it never ends or skips while an option of the decision itself is legal
+RESOLVE_KINDS = ("effect", "produce", "dev")
 
 
 @dataclasses.dataclass(frozen=True)
 class GreedyParams(LookaheadParams):
     weights: dict = dataclasses.field(default_factory=lambda: dict(GREEDY_WEIGHTS))
     uniform_kinds: tuple[str, ...] = UNIFORM_KINDS   # decision kinds drawn among the legal actions untried
+    resolve_kinds: tuple[str, ...] = RESOLVE_KINDS   # decision kinds drawn untried among their own options: no end, no free action
 
     def validate(self):
-        bad = sorted(set(self.uniform_kinds) - set(st.KIND_NAMES))
-        if bad:
-            return "uniform_kinds", f"unknown decision kinds {bad}; expected some of {list(st.KIND_NAMES)}"
+        for name in ("uniform_kinds", "resolve_kinds"):
+            bad = sorted(set(getattr(self, name)) - set(st.KIND_NAMES))
+            if bad:
+                return name, f"unknown decision kinds {bad}; expected some of {list(st.KIND_NAMES)}"
+        both = sorted(set(self.uniform_kinds) & set(self.resolve_kinds))
+        if both:
+            return "resolve_kinds", f"decision kinds {both} are in uniform_kinds too; expected each in one list at most"
         return None
 
 
@@ -61,17 +81,25 @@ class Greedy(LookaheadStrategy):
 
     def __init__(self, game, content, params):
         super().__init__(game, content, params)
-        self.uniform_mask = np.array([k in params.uniform_kinds for k in st.KIND_NAMES], dtype=np.int64)
+        self.untried = np.array([UNIFORM if k in params.uniform_kinds else RESOLVE if k in params.resolve_kinds
+                                 else TRIED for k in st.KIND_NAMES], dtype=np.int64)
 
     def _choose(self, obs, legal, rng, members, which):
         """The lookahead's choice, but at a decision of the seat's ``uniform_kinds`` its tie-break
-        draw among the legal actions, untried (what equal values would give)."""
+        draw among the legal actions, untried (what equal values would give), and at one of its
+        ``resolve_kinds`` with an option of its own legal the same draw among those options
+        (``recall_kernel.untried_choice``)."""
         kinds = np.asarray(obs.m[:, st.G_KIND], dtype=np.int64)
         none = np.zeros(len(st.KIND_NAMES), dtype=np.int64)         # a plain lookahead member tries all
-        untried = np.stack([getattr(m, "uniform_mask", none) for m in members])[which, kinds].astype(bool)
+        code = np.stack([getattr(m, "untried", none) for m in members])[which, kinds]
+        own = legal.copy()
+        own[:, 0] = False                                            # ``end``: stop, skip, pass
+        own[:, obs.t.C[C_O_USE]:] = False                            # the free actions: use, chest, ring
+        resolve = (code == RESOLVE) & own.any(axis=1)
+        untried = (code == UNIFORM) | resolve
         if not untried.any():
             return super()._choose(obs, legal, rng, members, which)
-        out = argmax_tiebreak(np.zeros(legal.shape), legal, rng.uniform(legal.shape[1]))
+        out = argmax_tiebreak(np.zeros(legal.shape), np.where(resolve[:, None], own, legal), rng.uniform(legal.shape[1]))
         tried = np.flatnonzero(~untried)
         if len(tried):
             out[tried] = super()._choose(take(obs, tried), legal[tried], rng.take(tried), members, which[tried])
@@ -96,17 +124,16 @@ def play_to_end(game, state, groups, keys, n_strategies):
 
 
 def _seat_kinds(groups, n_strategies, t):
-    """(kinds, weights, plan arrays, uniform kinds) per slot for ``play_batch``, or None when a seat
+    """(kinds, weights, plan arrays, untried codes) per slot for ``play_batch``, or None when a seat
     has no compiled kind."""
     from sim.games.recall import value
     from sim.games.recall.kernel import value as kvalue
-    from strategies import recall_kernel as rk
     from strategies.recall_plans import _Plan
     kinds = np.full(n_strategies, -1, dtype=np.int64)
     weights = np.zeros((n_strategies, len(kvalue.WEIGHTS)))
     ints = np.zeros((n_strategies, rk.PI_N), dtype=np.int64)
     plan_f = np.zeros((n_strategies, 2))
-    uniform_at = np.zeros((n_strategies, len(st.KIND_NAMES)), dtype=np.int64)   # rc_greedy's ``uniform_kinds``
+    untried_at = np.zeros((n_strategies, len(st.KIND_NAMES)), dtype=np.int64)   # rc_greedy's ``Greedy.untried``
     tables = {"tribe_value": [], "item_value": [], "path_value": [], "goal_rate": []}
     bound = cost = np.zeros(1, dtype=np.int64)
     for members, member_of_slot in groups:
@@ -125,7 +152,7 @@ def _seat_kinds(groups, n_strategies, t):
                   and type(m).act is LookaheadStrategy.act):
                 kinds[slot] = rk.LOOKAHEAD
                 if isinstance(m, Greedy):
-                    uniform_at[slot] = m.uniform_mask
+                    untried_at[slot] = m.untried
             else:
                 return None
             w = value._weights(m.params.weights)
@@ -139,19 +166,18 @@ def _seat_kinds(groups, n_strategies, t):
         for slot, v in rows:
             a[slot] = v
         arrays.append(a)
-    return kinds, weights, ints, plan_f, arrays, bound, cost, uniform_at
+    return kinds, weights, ints, plan_f, arrays, bound, cost, untried_at
 
 
 def compiled_play(game, state, groups, keys, n_strategies, counts=None):
     """``play_to_end``'s work: int64[B] decisions of each game (``state`` played in place), or None.
     ``counts`` (int64[B, slots, 2, abilities + 1], zeros) receives the activations and offers per
     slot (``recall_kernel.play_batch``), for analyses/recall_plans.py."""
-    from strategies import recall_kernel
     t = state.t
     seats = _seat_kinds(groups, n_strategies, t)
-    if seats is None or (seats[0] == recall_kernel.RANDOM).all():
+    if seats is None or (seats[0] == rk.RANDOM).all():
         return None                       # all random: the game's own play_uniform (RandomStrategy)
-    kinds, weights, ints, plan_f, (tribe_v, item_v, path_v, goal_v), bound, cost, uniform_at = seats
+    kinds, weights, ints, plan_f, (tribe_v, item_v, path_v, goal_v), bound, cost, untried_at = seats
     from strategies.recall_plans import goal_tables
     gk, gn, gi = goal_tables(t)
     vt, stab = _kernel_tables(t)
@@ -160,9 +186,9 @@ def compiled_play(game, state, groups, keys, n_strategies, counts=None):
     n_ab = len(t.ability_names)
     span = np.array([t.action_names.index(f"use:{t.ability_names[0]}"), n_ab], dtype=np.int64)
     tally = np.zeros((0, n_strategies, 2, n_ab + 1), dtype=np.int64) if counts is None else counts
-    recall_kernel.play_batch(state.m, state.hidden, state.legal, t.C, t.tab, t.atoms, keys, n_strategies, kinds,
-                             weights, vt, stab, len(t.content.map.slots), decisions, ints, plan_f, tribe_v, item_v,
-                             path_v, goal_v, bound, cost, gk, gn, gi, span, tally, uniform_at)
+    rk.play_batch(state.m, state.hidden, state.legal, t.C, t.tab, t.atoms, keys, n_strategies, kinds, weights, vt,
+                  stab, len(t.content.map.slots), decisions, ints, plan_f, tribe_v, item_v, path_v, goal_v, bound,
+                  cost, gk, gn, gi, span, tally, untried_at)
     return decisions
 
 

@@ -10,8 +10,8 @@ makes at each decision the choice the runner's loop would make with the Python s
   legal action tried on a copy (the last on the sample itself, which is not read again;
   ``kernel/flow.py``'s ``apply`` + ``advance``, the engine's own step), each result valued for the decider (``kernel/value.py``'s ``seat_value`` with the seat's
   weights), the best kept, ties broken by ``1e-9 x u_a`` as ``strategies.base.argmax_tiebreak``;
-  at a decision kind of the seat's ``uniform_at`` row (``rc_greedy``'s ``uniform_kinds``) no
-  sample and no trial: the tie-break alone, as ``strategies.recall.Greedy._choose``.
+  at a decision kind of the seat's ``untried_at`` row (``rc_greedy``'s ``uniform_kinds`` and
+  ``resolve_kinds``) no sample and no trial: a draw, ``untried_choice``, as ``strategies.recall.Greedy._choose``.
 
 * a plan seat (``strategies.recall_plans``): the lookahead above with the plan's seven rules
   (``_plan_values``; ``recall_plans._Plan._choose`` calls the same code per row through ``plan_tables``).
@@ -33,7 +33,7 @@ from sim.core import kernel_cache
 from sim.games.recall import state as st
 from sim.games.recall.content_types import GOAL_KINDS
 from sim.games.recall.kernel import flow
-from sim.games.recall.kernel.common import (A_END, C_EXC_TERR, C_FIFTH, C_LEX, C_NMON, C_NP, C_NSANCT, C_NYELLOW, C_O_COUNT, C_O_OPT, C_T_FSLOT, C_T_NEIGH,
+from sim.games.recall.kernel.common import (A_END, C_EXC_TERR, C_FIFTH, C_LEX, C_NMON, C_NP, C_NSANCT, C_NYELLOW, C_O_COUNT, C_O_OPT, C_O_USE, C_T_FSLOT, C_T_NEIGH,
                                             C_T_MONCOST, C_T_TBLD, C_T_TKEY, C_T_TMOVE, payable)
 from sim.games.recall.kernel.dev import (DEV_EXCAVATE, DEV_MONUMENT, DEV_SANCT, DEV_WORKSHOP, dev_field_ok, follower_cost,
                                          next_camp)
@@ -49,6 +49,7 @@ from sim.games.recall.kernel.value import V_DIV, seat_value
 kernel_cache.watch(__file__, st, *sorted(Path(flow.__file__).parent.glob("*.py")))
 
 RANDOM, LOOKAHEAD, PLAN = 0, 1, 2
+TRIED, UNIFORM, RESOLVE = 0, 1, 2        # ``untried_choice``'s codes (``untried_at``; strategies.recall.Greedy.untried)
 # ``plan_ints`` columns: the continuation's steps (rule 5), the first ``use:`` action, the
 # abilities' count, ``opt:0``, how the tribes are drafted (rule 1: DRAFT_PAIRS RC-S33, DRAFT_ELEMENTS
 # the custom draft RC-V2..V5, 0 none), Dorian's ability index (-1 none)
@@ -204,13 +205,18 @@ def _no_effect(sg, tg, own, ab, n_ab):
 
 
 @njit(cache=True)
-def tiebreak_draw(lg, key, base):
-    """The legal action of the largest draw ``uniform(key, base + a)``: the lookahead's choice when
-    every value is equal (``argmax_tiebreak`` of zeros), taken untried at rc_greedy's uniform kinds."""
-    a = 0
+def untried_choice(lg, key, base, code, free0):
+    """rc_greedy's choice without a trial (``strategies.recall.Greedy._choose``), -1 to try: at
+    ``code`` UNIFORM (its ``uniform_kinds``) the legal action of the largest draw ``uniform(key,
+    base + a)`` (``argmax_tiebreak`` of equal values); at RESOLVE (its ``resolve_kinds``) the same
+    draw among the decision's own options (not ``end``, no free action: below ``free0``, the first
+    ``use:``), -1 when none is legal; at TRIED -1."""
+    if code == TRIED:
+        return -1
+    a = -1
     best = -np.inf
     for x in range(lg.shape[0]):
-        if lg[x]:
+        if lg[x] and (code == UNIFORM or (x != A_END and x < free0)):
             score = 1e-9 * uniform(key, base + x)
             if score > best:
                 best = score
@@ -786,15 +792,16 @@ def plan_tables(om, sm, shid, slegal, players, u0, which, weights, plan_ints, pl
 @njit(cache=True)
 def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weights, vt, stab, n_slots,
                decisions, plan_ints, plan_f, tribe_v, item_v, path_v, goal_v, event_bound, fixed_cost, gk, gn, gi, span,
-               counts, uniform_at):
+               counts, untried_at):
     """Every game of the batch to its end (module doc), in place; ``decisions`` counted on.
     ``counts`` int64[B, slots, 2, abilities + 1] (or of length 0: not counted) adds up per game and
     slot the activations chosen ([.., 0, a]: ``use:a``, last ``ring``) and the decisions where each
     was legal ([.., 1, a]), as analyses/recall_plans.py counts them; ``span`` = (first ``use:``, abilities).
-    ``uniform_at`` int64[slots, decision kinds]: 1 where a lookahead seat draws untried (module doc)."""
+    ``untried_at`` int64[slots, decision kinds]: a lookahead seat's ``untried_choice`` code per kind (module doc)."""
     B, W = m.shape
     A = legal.shape[1]
     n = C[C_NP]
+    free0 = C[C_O_USE]
     og = np.empty(W, np.int32)
     sg = np.empty(W, np.int32)
     tg = np.empty(W, np.int32)
@@ -843,9 +850,9 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                         if score > best:
                             best = score
                             a = x
-                elif uniform_at[slot, g[st.G_KIND]]:          # the tie-break of equal values, untried
-                    a = tiebreak_draw(lg, key, base)
                 else:
+                    a = untried_choice(lg, key, base, untried_at[slot, g[st.G_KIND]], free0)
+                if kinds[slot] == LOOKAHEAD and a < 0:
                     skey = np.uint64(uniform(key, base) * 9007199254740992.0)
                     observe_row(g, h, me, n_slots, sg, seat_chests, goals, goal_n)
                     deal_into(sg, lg, seat_chests, goals, goal_n, me, skey, sh, slg, stab, work)   # sample_row in place

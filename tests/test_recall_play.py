@@ -422,14 +422,26 @@ def test_compiled_lookahead_play_chooses_as_the_runner_loop(players, seats, game
             np.testing.assert_array_equal(one[part][key], two[part][key], err_msg=key)
 
 
-# ---- rc_greedy's uniform kinds (strategies/recall.py) -----------------------------------------------
+# ---- rc_greedy's untried kinds (strategies/recall.py) -----------------------------------------------
 
-def test_rc_greedy_draws_untried_at_its_uniform_kinds_and_tries_the_rest(monkeypatch):
+def _own_options(s):
+    """The legal actions of each row that are the decision's own: not ``end``, no free action."""
+    from sim.games.recall.kernel.common import C_O_USE
+    own = s.legal.copy()
+    own[:, 0] = False
+    own[:, s.t.C[C_O_USE]:] = False
+    return own
+
+
+def test_rc_greedy_draws_untried_at_its_uniform_and_resolve_kinds_and_tries_the_rest(monkeypatch):
     """At a decision of ``uniform_kinds`` rc_greedy takes the tie-break draw among the legal actions
-    (``argmax_tiebreak`` of equal values) without sampling a state; at the other kinds it samples
-    and tries every action, as ``lookahead`` with its weights does, row for row."""
+    (``argmax_tiebreak`` of equal values) without sampling a state; at one of ``resolve_kinds``
+    (RC-R15 effects, RC-R38 productions, RC-R113 development) the same draw among the decision's own
+    options, never ``end`` nor a free action while one is legal; at the other kinds, and at a
+    resolve kind with only ``end`` and free actions legal, it samples and tries every action, as
+    ``lookahead`` with its weights does, row for row."""
     from strategies.base import argmax_tiebreak
-    from strategies.recall import GREEDY_WEIGHTS, UNIFORM_KINDS
+    from strategies.recall import GREEDY_WEIGHTS, RESOLVE_KINDS, UNIFORM_KINDS
     config, content = _setup(3)
     greedy = registry.make("rc_greedy", {}, GAME, content)
     plain = registry.make("lookahead", {"weights": dict(GREEDY_WEIGHTS)}, GAME, content)
@@ -437,26 +449,36 @@ def test_rc_greedy_draws_untried_at_its_uniform_kinds_and_tries_the_rest(monkeyp
               40)
     s = take(s, np.flatnonzero(_live(s)))
     kinds = np.array(st.KIND_NAMES)[s.m[:, st.G_KIND]]
-    untried = np.isin(kinds, UNIFORM_KINDS)
-    assert untried.any() and (~untried).any(), kinds
+    legal = s.legal.copy()
+    own = _own_options(s)
+    at_resolve = np.flatnonzero(np.isin(kinds, RESOLVE_KINDS) & own.any(axis=1))
+    assert s.legal[at_resolve, 0].all()                          # ``end`` was offered beside them
+    legal[at_resolve[::3]] &= ~own[at_resolve[::3]]              # only ``end`` and free actions left: tried
+    own &= legal
+    uniform = np.isin(kinds, UNIFORM_KINDS)
+    resolve = np.isin(kinds, RESOLVE_KINDS) & own.any(axis=1)
+    untried = uniform | resolve
+    assert uniform.any() and resolve.any() and (np.isin(kinds, RESOLVE_KINDS) & ~untried).any(), kinds
     dec = GAME.decider(s)
     srng = StrategyRng(rng.stream_keys(4, s.gid, "strategy"), np.full(s.batch, 40))
     sampled = []
     real_sample = GAME.sample_state
     monkeypatch.setattr(GAME, "sample_state", lambda obs, keys: sampled.append(obs.batch) or real_sample(obs, keys))
-    chosen = greedy.act(observe(s, dec), s.legal, srng)
+    chosen = greedy.act(observe(s, dec), legal, srng)
     assert sampled == [int((~untried).sum())]                    # only the tried rows were sampled
-    draw = argmax_tiebreak(np.zeros(s.legal.shape), s.legal, srng.uniform(s.legal.shape[1]))
-    np.testing.assert_array_equal(chosen[untried], draw[untried])
+    u = srng.uniform(legal.shape[1])
+    np.testing.assert_array_equal(chosen[uniform], argmax_tiebreak(np.zeros(legal.shape), legal, u)[uniform])
+    np.testing.assert_array_equal(chosen[resolve], argmax_tiebreak(np.zeros(s.legal.shape), own, u)[resolve])
+    assert own[resolve, chosen[resolve]].all()
     tried = np.flatnonzero(~untried)
-    np.testing.assert_array_equal(chosen[tried], plain.act(observe(take(s, tried), dec[tried]), s.legal[tried],
+    np.testing.assert_array_equal(chosen[tried], plain.act(observe(take(s, tried), dec[tried]), legal[tried],
                                                             srng.take(tried)))
 
 
-def test_rc_greedy_without_uniform_kinds_plays_the_lookahead_games():
-    """``uniform_kinds = []`` tries every decision: the compiled games of rc_greedy are then those
-    of ``lookahead`` with rc_greedy's weights, final rows equal. (With its default kinds most games
-    are the same too: there the values are nearly always equal, and equal values take the same draw.)"""
+def test_rc_greedy_without_untried_kinds_plays_the_lookahead_games():
+    """``uniform_kinds = []`` and ``resolve_kinds = []`` try every decision: the compiled games of
+    rc_greedy are then those of ``lookahead`` with rc_greedy's weights, final rows equal; with its
+    default kinds they are other games."""
     from strategies.generic import LookaheadStrategy
     from strategies.recall import GREEDY_WEIGHTS
     from sim.core.runner import strategy_groups
@@ -464,7 +486,7 @@ def test_rc_greedy_without_uniform_kinds_plays_the_lookahead_games():
     ids = np.arange(12)
     keys = np.stack([rng.stream_keys(6, ids, "strategy", k) for k in range(2)])
     ends = []
-    for name, params in (("rc_greedy", {"uniform_kinds": []}), ("lookahead", {"weights": dict(GREEDY_WEIGHTS)}),
+    for name, params in (("rc_greedy", {"uniform_kinds": [], "resolve_kinds": []}), ("lookahead", {"weights": dict(GREEDY_WEIGHTS)}),
                          ("rc_greedy", {})):
         seats = [registry.make(name, params, GAME, content) for _ in range(2)]
         ends.append(LookaheadStrategy.play_to_end(GAME, GAME.init(config, content, ids, 6), strategy_groups(seats),
@@ -473,10 +495,17 @@ def test_rc_greedy_without_uniform_kinds_plays_the_lookahead_games():
     assert (ends[0].m != ends[2].m).any(axis=1).sum() >= 1       # the default draws at its kinds: other games
 
 
-def test_rc_greedy_refuses_an_unknown_uniform_kind(tmp_path):
-    """A decision kind that does not exist is refused naming the key and the kinds there are."""
+def test_rc_greedy_refuses_an_unknown_or_doubled_untried_kind(tmp_path):
+    """A decision kind that does not exist, or one in both lists, is refused naming the key and
+    what was expected."""
     from sim.core.errors import InputError
     config, content = _setup(2)
     with pytest.raises(InputError) as err:
         registry.make("rc_greedy", {"uniform_kinds": ["move_too"]}, GAME, content, "x.toml", "seats[0]")
     assert "seats[0].params.uniform_kinds" in str(err.value) and "move_to" in str(err.value)
+    with pytest.raises(InputError) as err:
+        registry.make("rc_greedy", {"resolve_kinds": ["efect"]}, GAME, content, "x.toml", "seats[0]")
+    assert "seats[0].params.resolve_kinds" in str(err.value) and "effect" in str(err.value)
+    with pytest.raises(InputError) as err:
+        registry.make("rc_greedy", {"uniform_kinds": ["dev"]}, GAME, content, "x.toml", "seats[0]")
+    assert "seats[0].params.resolve_kinds" in str(err.value) and "['dev']" in str(err.value)
