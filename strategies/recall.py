@@ -89,21 +89,30 @@ class Greedy(LookaheadStrategy):
         draw among the legal actions, untried (what equal values would give), and at one of its
         ``resolve_kinds`` with an option of its own legal the same draw among those options
         (``recall_kernel.untried_choice``)."""
-        kinds = np.asarray(obs.m[:, st.G_KIND], dtype=np.int64)
-        none = np.zeros(len(st.KIND_NAMES), dtype=np.int64)         # a plain lookahead member tries all
-        code = np.stack([getattr(m, "untried", none) for m in members])[which, kinds]
-        own = legal.copy()
-        own[:, 0] = False                                            # ``end``: stop, skip, pass
-        own[:, obs.t.C[C_O_USE]:] = False                            # the free actions: use, chest, ring
-        resolve = (code == RESOLVE) & own.any(axis=1)
+        code, resolve, allowed = untried_codes(obs, legal, members, which)
         untried = (code == UNIFORM) | resolve
         if not untried.any():
             return super()._choose(obs, legal, rng, members, which)
-        out = argmax_tiebreak(np.zeros(legal.shape), np.where(resolve[:, None], own, legal), rng.uniform(legal.shape[1]))
+        out = argmax_tiebreak(np.zeros(legal.shape), allowed, rng.uniform(legal.shape[1]))
         tried = np.flatnonzero(~untried)
         if len(tried):
             out[tried] = super()._choose(take(obs, tried), legal[tried], rng.take(tried), members, which[tried])
         return out
+
+
+def untried_codes(obs, legal, members, which):
+    """(``untried_choice`` code per row, from its member's ``untried``; whether the row is resolved:
+    a ``RESOLVE`` row with an option of the decision itself legal, not ``end`` and no free action
+    (use, chest, ring); the actions each row may take: those options where resolved, else
+    ``legal``). A member without ``untried`` (a plain lookahead) tries all."""
+    kinds = np.asarray(obs.m[:, st.G_KIND], dtype=np.int64)
+    none = np.zeros(len(st.KIND_NAMES), dtype=np.int64)
+    code = np.stack([getattr(m, "untried", none) for m in members])[which, kinds]
+    own = legal.copy()
+    own[:, 0] = False                                            # ``end``: stop, skip, pass
+    own[:, obs.t.C[C_O_USE]:] = False                            # the free actions
+    resolve = (code == RESOLVE) & own.any(axis=1)
+    return code, resolve, np.where(resolve[:, None], own, legal)
 
 
 Greedy.group = Greedy           # its own group: its rows choose with its ``_choose``
@@ -144,6 +153,7 @@ def _seat_kinds(groups, n_strategies, t):
                 continue
             if isinstance(m, _Plan) and type(m)._choose is _Plan._choose:
                 kinds[slot] = rk.PLAN
+                untried_at[slot] = m.untried
                 ints[slot], plan_f[slot] = m.kernel_numbers(t)
                 bound, cost = m.event_bound.astype(np.int64), m.fixed_cost.astype(np.int64)
                 for name in tables:

@@ -13,8 +13,9 @@ makes at each decision the choice the runner's loop would make with the Python s
   at a decision kind of the seat's ``untried_at`` row (``rc_greedy``'s ``uniform_kinds`` and
   ``resolve_kinds``) no sample and no trial: a draw, ``untried_choice``, as ``strategies.recall.Greedy._choose``.
 
-* a plan seat (``strategies.recall_plans``): the lookahead above with the plan's seven rules
-  (``_plan_values``; ``recall_plans._Plan._choose`` calls the same code per row through ``plan_tables``).
+* a plan seat (``strategies.recall_plans``): the lookahead above with the plan's rules
+  (``_plan_values``; ``recall_plans._Plan._choose`` calls the same code per row through ``plan_tables``);
+  rule 9, at a kind of its ``untried_at`` row (``resolve_kinds``), keeps the best of the decision's own options.
 
 ``u``, ``u_a``: the seat's ``StrategyRng`` draws at the game's decision counter
 (``uniform(key, 1024 x decisions + a)``; ``decisions`` in and out, per game). Seat kinds and
@@ -205,18 +206,33 @@ def _no_effect(sg, tg, own, ab, n_ab):
 
 
 @njit(cache=True)
+def _own(x, free0):
+    """Whether action ``x`` is an option of the decision itself: not ``end``, not a free action
+    (``use:``, ``chest:``, ``ring``: from ``free0``, the first ``use:``)."""
+    return x != A_END and x < free0
+
+
+@njit(cache=True)
+def _any_own(lg, free0):
+    """Whether an option of the decision itself (``_own``) is legal."""
+    for x in range(1, free0):
+        if lg[x]:
+            return True
+    return False
+
+
+@njit(cache=True)
 def untried_choice(lg, key, base, code, free0):
     """rc_greedy's choice without a trial (``strategies.recall.Greedy._choose``), -1 to try: at
     ``code`` UNIFORM (its ``uniform_kinds``) the legal action of the largest draw ``uniform(key,
     base + a)`` (``argmax_tiebreak`` of equal values); at RESOLVE (its ``resolve_kinds``) the same
-    draw among the decision's own options (not ``end``, no free action: below ``free0``, the first
-    ``use:``), -1 when none is legal; at TRIED -1."""
+    draw among the decision's own options (``_own``), -1 when none is legal; at TRIED -1."""
     if code == TRIED:
         return -1
     a = -1
     best = -np.inf
     for x in range(lg.shape[0]):
-        if lg[x] and (code == UNIFORM or (x != A_END and x < free0)):
+        if lg[x] and (code == UNIFORM or _own(x, free0)):
             score = 1e-9 * uniform(key, base + x)
             if score > best:
                 best = score
@@ -842,8 +858,9 @@ def play_batch(m, hidden, legal, C, tab, atoms, keys, n_strategies, kinds, weigh
                                  vt, C, tab, atoms, plan_ints[slot], plan_f[slot], tribe_v[slot], item_v[slot],
                                  path_v[slot], goal_v[slot], event_bound, fixed_cost, gk, gn, gi, values)
                     best = -np.inf
+                    resolve = untried_at[slot, g[st.G_KIND]] == RESOLVE and _any_own(slg, free0)   # rule 9
                     for x in range(A):                   # strategies.base.argmax_tiebreak, non-finite as 0
-                        if not slg[x]:
+                        if not slg[x] or (resolve and not _own(x, free0)):
                             continue
                         v = values[x] if np.isfinite(values[x]) else 0.0
                         score = v + 1e-9 * uniform(key, base + x)

@@ -2,8 +2,8 @@
 
 Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the observation,
 ``GAME.sample_state``, never the real one; each legal action tried and valued by
-``sim.games.recall.value``) with its own position-value weights and seven rules on top
-(docs/recall_strategies.md, "Plans"):
+``sim.games.recall.value``) with its own position-value weights and rules on top
+(docs/recall_strategies.md, "Plans"; rule 8 is solo's goal term, in ``recall_kernel``):
 
 1. ``draft``: the value of display pair i is ``tribes[tribe] + items[item]`` (points-equivalents)
    on top of the lookahead (which sees no difference between the pairs); in the custom draft
@@ -49,7 +49,13 @@ Every plan is the one-step lookahead of ``rc_greedy`` (a state sampled from the 
    a crystal upgrade (``crystal``, RC-R72) gets ``final`` / 3, the third of a leftover
    point its white-crystal equivalent adds (RC-E26..E28) that rounding down hides, and for a
    holder of Lexander's permanent effect an upgrade to purple ``final`` + ``crystals`` more, the
-   point and white crystal a purple crystal returns when paid (RC-R230); both also in rule 5's steps.
+   point and white crystal a purple crystal returns when paid (RC-R230); both also in rule 5's steps;
+9. no early end (``resolve_kinds``, default ``effect``, ``produce``, ``dev`` as rc_greedy's): at
+   such a decision with an option of its own legal (a pending effect RC-R15, a production field
+   RC-R38, a development type RC-R113) the best of those is taken, never ``end`` nor a free
+   action there; the value saw the turn's end or a development's cost at once and their gain
+   later, and tuned plans ended turns with effects pending and productions unused (2v2: 0.57-0.64
+   of the win to the rule, docs/recall_strategies.md). Rule 5's continuation does not apply it.
 
 Without a replay hook the runner plays seats of these plans (beside ``rc_greedy``, ``lookahead``
 and ``random``) in one compiled call: every rule is compiled (strategies/recall_kernel.py
@@ -68,11 +74,12 @@ import numpy as np
 
 from sim.core.memo import per_object
 from sim.games.recall.content_types import GOAL_KINDS
+from sim.games.recall import state as st
 from sim.games.recall.engine import abilities
 from strategies import registry
 from strategies.base import argmax_tiebreak
 from strategies.generic import LookaheadParams, LookaheadStrategy
-from strategies.recall import GREEDY_WEIGHTS
+from strategies.recall import GREEDY_WEIGHTS, RESOLVE, RESOLVE_KINDS, TRIED, untried_codes
 
 # Rule 4's rates: components of each goal kind gained per round (the chance of meeting a card is
 # P(Poisson(rate x rounds left) >= what is missing); a plan's ``goals`` fit raises its kinds' rates).
@@ -115,6 +122,7 @@ class PlanParams(LookaheadParams):
     solo_steps: dict = _table(SOLO_STEPS)    # solo only (rule 8): goal kind -> share of the next component once prepared
     solo_reach: int = 3                      # solo only (rule 8): a component's site this many moves away counts (0: none)
     solo_decay: float = 0.7                  # solo only (rule 8): prepared share x this per move still needed, 0..1
+    resolve_kinds: tuple[str, ...] = RESOLVE_KINDS   # rule 9: decision kinds taken among their own options, no end
 
     def validate(self):
         if self.horizon < 0:
@@ -142,6 +150,9 @@ class PlanParams(LookaheadParams):
             return "solo_floor", "expected a chance > 0 (the log of 0 has no value)"
         if not 0 <= self.monument_precondition <= 0.5:
             return "monument_precondition", "expected a share between 0 and 0.5 (two preconditions make one monument)"
+        bad = sorted(set(self.resolve_kinds) - set(st.KIND_NAMES))
+        if bad:
+            return "resolve_kinds", f"unknown decision kinds {bad}; expected some of {list(st.KIND_NAMES)}"
         return None
 
 
@@ -173,6 +184,7 @@ class _Plan(LookaheadStrategy):
         source = abilities(content)[1]
         self.event_bound = np.array([bool(x.event) for x in source])
         self.fixed_cost = np.array([bool(x.hexagon) for x in source])
+        self.untried = np.array([RESOLVE if k in params.resolve_kinds else TRIED for k in st.KIND_NAMES], dtype=np.int64)
 
     def kernel_numbers(self, t) -> tuple:
         """(int64[PI_N], float64[2]) of this plan for strategies/recall_kernel.py: horizon, first
@@ -186,10 +198,13 @@ class _Plan(LookaheadStrategy):
         return ints, np.array([self.params.ability, self.params.goal], dtype=np.float64)
 
     def _choose(self, obs, legal, rng, members, which):
-        """Every rule is the kernel's (``_values``), the best legal action kept as the lookahead does."""
+        """Every rule is the kernel's (``_values``), the best legal action kept as the lookahead does;
+        rule 9: at a decision of ``resolve_kinds`` the best among the decision's own options when one
+        is legal (``strategies.recall.untried_codes``)."""
         u = rng.uniform(legal.shape[1])
         table = self._values(obs, legal, u[:, 0], members, which)
-        return argmax_tiebreak(np.where(np.isfinite(table), table, 0.0), legal, u)
+        allowed = untried_codes(obs, legal, members, which)[2]
+        return argmax_tiebreak(np.where(np.isfinite(table), table, 0.0), allowed, u)
 
     def _values(self, obs, legal, u0, members, which):
         """float[B, A]: the plan's value of each action (-inf where illegal) on a state sampled from

@@ -525,3 +525,49 @@ def test_solo_params_change_no_game_of_two_to_four_players_RC_V13():
             tally.update(held=Counter(), users=Counter(), uses=Counter(), offered=Counter())
             rows.append(play_table(config, content, seats, [str(i) for i in range(players)], 61, np.arange(4), tally))
         assert rows[0] == rows[1] == rows[2], players
+
+
+def test_rule_9_a_plan_never_ends_an_effect_production_or_development_it_can_take_RC_R15_RC_R38_RC_R113():
+    """Rule 9 (``resolve_kinds``): at an ``effect`` (RC-R15), ``produce`` (RC-R38) or ``dev``
+    (RC-R113) decision with a pending effect, production field or development type legal, a plan
+    takes the best of those by its value table, never ``end`` nor a free action; without the rule
+    (``resolve_kinds = []``) the same plan takes ``end`` or a free action at some of them."""
+    from sim.core.game import take
+    from sim.core.rng import StrategyRng
+    from strategies.base import argmax_tiebreak
+    config, content = setup(3)
+    walker = registry.make("lookahead", {"weights": {"final": 0.0, "crystals": 0.0, "keys": 0.0, "tracks": 0.0,
+                                                     "followers": 0.0, "pending": 0.0}}, GAME, content)
+    s = GAME.init(config, content, np.arange(60), 8)
+    keys = np.stack([rng.stream_keys(0, s.gid, "strategy", k) for k in range(3)])
+    rows = []
+    for d in range(60):                                  # collect the plan's resolve decisions on the way
+        live = np.flatnonzero((s.m[:, st.G_KIND] != st.K_DONE) & (s.m[:, st.G_KIND] != st.K_STOP))
+        s = take(s, live)
+        kind = s.m[:, st.G_KIND]
+        own = s.legal.copy()
+        own[:, 0] = False
+        own[:, s.t.C[cm.C_O_USE]:] = False
+        at = np.isin(kind, [st.K_EFFECT, st.K_PRODUCE, st.K_DEV]) & own.any(axis=1) & s.legal[:, 0]
+        if at.any():
+            rows.append(take(s, np.flatnonzero(at)))
+        dec = GAME.decider(s)
+        srng = StrategyRng(keys[dec, s.gid], np.full(s.batch, d))
+        s = GAME.step(s, walker.act(GAME.observe(s, dec), s.legal, srng))
+    plan = registry.make("rc_knowledge", {}, GAME, content)
+    without = registry.make("rc_knowledge", {"resolve_kinds": []}, GAME, content)
+    other = 0
+    for r in rows:
+        obs = GAME.observe(r, GAME.decider(r))
+        own = r.legal.copy()
+        own[:, 0] = False
+        own[:, r.t.C[cm.C_O_USE]:] = False
+        srng = StrategyRng(rng.stream_keys(3, r.gid, "strategy"), np.zeros(r.batch, dtype=np.int64))
+        chosen = plan.act(obs, r.legal, srng)
+        u = srng.uniform(r.legal.shape[1])
+        table = plan._values(obs, r.legal, u[:, 0], [plan], np.zeros(r.batch, dtype=np.int64))
+        np.testing.assert_array_equal(chosen, argmax_tiebreak(np.where(np.isfinite(table), table, 0.0), own, u))
+        assert own[np.arange(r.batch), chosen].all()
+        plain = without.act(obs, r.legal, srng)
+        other += int((~own[np.arange(r.batch), plain]).sum())
+    assert sum(r.batch for r in rows) >= 20 and other >= 1, (sum(r.batch for r in rows), other)
