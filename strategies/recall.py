@@ -41,8 +41,8 @@ from sim.games.recall import state as st
 from sim.games.recall.kernel.common import C_O_USE
 from strategies import generic, registry
 from strategies.base import argmax_tiebreak
-from strategies.generic import LookaheadParams, LookaheadStrategy, RandomStrategy
 from strategies import recall_kernel as rk
+from strategies.generic import LookaheadParams, LookaheadStrategy, RandomStrategy
 from strategies.recall_kernel import RESOLVE, TRIED, UNIFORM   # ``Greedy.untried``'s codes per kind
 
 GREEDY_WEIGHTS = {"final": 1.0, "purple": 0.0, "crystals": 0.4, "keys": 1.0, "tracks": 0.5, "followers": 0.4,
@@ -57,6 +57,22 @@ UNIFORM_KINDS = ("draft", "place", "crystal", "item", "move_count", "key", "expl
 RESOLVE_KINDS = ("effect", "produce", "dev")
 
 
+def unknown_kinds(params, *names):
+    """(key, message) for the first of ``params``' lists ``names`` holding a decision kind that does
+    not exist, else None (a Params ``validate`` answer)."""
+    for name in names:
+        bad = sorted(set(getattr(params, name)) - set(st.KIND_NAMES))
+        if bad:
+            return name, f"unknown decision kinds {bad}; expected some of {list(st.KIND_NAMES)}"
+    return None
+
+
+def untried_table(uniform_kinds=(), resolve_kinds=()):
+    """int64[decision kinds]: ``recall_kernel.untried_choice``'s code of each kind (UNIFORM, RESOLVE or TRIED)."""
+    return np.array([UNIFORM if k in uniform_kinds else RESOLVE if k in resolve_kinds else TRIED
+                     for k in st.KIND_NAMES], dtype=np.int64)
+
+
 @dataclasses.dataclass(frozen=True)
 class GreedyParams(LookaheadParams):
     weights: dict = dataclasses.field(default_factory=lambda: dict(GREEDY_WEIGHTS))
@@ -64,10 +80,9 @@ class GreedyParams(LookaheadParams):
     resolve_kinds: tuple[str, ...] = RESOLVE_KINDS   # decision kinds drawn untried among their own options: no end, no free action
 
     def validate(self):
-        for name in ("uniform_kinds", "resolve_kinds"):
-            bad = sorted(set(getattr(self, name)) - set(st.KIND_NAMES))
-            if bad:
-                return name, f"unknown decision kinds {bad}; expected some of {list(st.KIND_NAMES)}"
+        wrong = unknown_kinds(self, "uniform_kinds", "resolve_kinds")
+        if wrong:
+            return wrong
         both = sorted(set(self.uniform_kinds) & set(self.resolve_kinds))
         if both:
             return "resolve_kinds", f"decision kinds {both} are in uniform_kinds too; expected each in one list at most"
@@ -81,8 +96,7 @@ class Greedy(LookaheadStrategy):
 
     def __init__(self, game, content, params):
         super().__init__(game, content, params)
-        self.untried = np.array([UNIFORM if k in params.uniform_kinds else RESOLVE if k in params.resolve_kinds
-                                 else TRIED for k in st.KIND_NAMES], dtype=np.int64)
+        self.untried = untried_table(params.uniform_kinds, params.resolve_kinds)
 
     def _choose(self, obs, legal, rng, members, which):
         """The lookahead's choice, but at a decision of the seat's ``uniform_kinds`` its tie-break

@@ -74,12 +74,11 @@ import numpy as np
 
 from sim.core.memo import per_object
 from sim.games.recall.content_types import GOAL_KINDS
-from sim.games.recall import state as st
 from sim.games.recall.engine import abilities
 from strategies import registry
 from strategies.base import argmax_tiebreak
 from strategies.generic import LookaheadParams, LookaheadStrategy
-from strategies.recall import GREEDY_WEIGHTS, RESOLVE, RESOLVE_KINDS, TRIED, untried_codes
+from strategies.recall import GREEDY_WEIGHTS, RESOLVE_KINDS, unknown_kinds, untried_codes, untried_table
 
 # Rule 4's rates: components of each goal kind gained per round (the chance of meeting a card is
 # P(Poisson(rate x rounds left) >= what is missing); a plan's ``goals`` fit raises its kinds' rates).
@@ -150,10 +149,7 @@ class PlanParams(LookaheadParams):
             return "solo_floor", "expected a chance > 0 (the log of 0 has no value)"
         if not 0 <= self.monument_precondition <= 0.5:
             return "monument_precondition", "expected a share between 0 and 0.5 (two preconditions make one monument)"
-        bad = sorted(set(self.resolve_kinds) - set(st.KIND_NAMES))
-        if bad:
-            return "resolve_kinds", f"unknown decision kinds {bad}; expected some of {list(st.KIND_NAMES)}"
-        return None
+        return unknown_kinds(self, "resolve_kinds")
 
 
 class _Plan(LookaheadStrategy):
@@ -184,7 +180,7 @@ class _Plan(LookaheadStrategy):
         source = abilities(content)[1]
         self.event_bound = np.array([bool(x.event) for x in source])
         self.fixed_cost = np.array([bool(x.hexagon) for x in source])
-        self.untried = np.array([RESOLVE if k in params.resolve_kinds else TRIED for k in st.KIND_NAMES], dtype=np.int64)
+        self.untried = untried_table(resolve_kinds=params.resolve_kinds)
 
     def kernel_numbers(self, t) -> tuple:
         """(int64[PI_N], float64[2]) of this plan for strategies/recall_kernel.py: horizon, first

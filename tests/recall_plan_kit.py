@@ -37,3 +37,13 @@ def draft_with_display(players: int, **extra):
     s.m[:, st.G_TRIBE_DISP:st.G_TRIBE_DISP + 5] = [tribe[x] for x in DISPLAY_TRIBES]
     s.m[:, st.G_ITEM_DISP:st.G_ITEM_DISP + 5] = [item[x] for x in DISPLAY_ITEMS]
     return content, s
+
+
+def own_options(s):
+    """The legal actions of each row that are the decision's own: not ``end``, no free action
+    (``use:``, ``chest:``, ``ring`` from the first ``use:``; docs/recall_model.md's action space)."""
+    from sim.games.recall.kernel.common import C_O_USE
+    own = s.legal.copy()
+    own[:, 0] = False
+    own[:, s.t.C[C_O_USE]:] = False
+    return own

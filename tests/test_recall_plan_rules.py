@@ -14,7 +14,7 @@ from sim.games.recall.kernel import common as cm
 from sim.games.recall.kernel import dev
 from strategies import recall_kernel as rk
 from strategies import registry
-from tests.recall_plan_kit import decide, draft_with_display, setup
+from tests.recall_plan_kit import decide, draft_with_display, own_options, setup
 
 
 def test_custom_draft_takes_the_element_the_tables_value_most_RC_V2_RC_V4():
@@ -545,9 +545,7 @@ def test_rule_9_a_plan_never_ends_an_effect_production_or_development_it_can_tak
         live = np.flatnonzero((s.m[:, st.G_KIND] != st.K_DONE) & (s.m[:, st.G_KIND] != st.K_STOP))
         s = take(s, live)
         kind = s.m[:, st.G_KIND]
-        own = s.legal.copy()
-        own[:, 0] = False
-        own[:, s.t.C[cm.C_O_USE]:] = False
+        own = own_options(s)
         at = np.isin(kind, [st.K_EFFECT, st.K_PRODUCE, st.K_DEV]) & own.any(axis=1) & s.legal[:, 0]
         if at.any():
             rows.append(take(s, np.flatnonzero(at)))
@@ -559,9 +557,7 @@ def test_rule_9_a_plan_never_ends_an_effect_production_or_development_it_can_tak
     other = 0
     for r in rows:
         obs = GAME.observe(r, GAME.decider(r))
-        own = r.legal.copy()
-        own[:, 0] = False
-        own[:, r.t.C[cm.C_O_USE]:] = False
+        own = own_options(r)
         srng = StrategyRng(rng.stream_keys(3, r.gid, "strategy"), np.zeros(r.batch, dtype=np.int64))
         chosen = plan.act(obs, r.legal, srng)
         u = srng.uniform(r.legal.shape[1])

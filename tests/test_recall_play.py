@@ -26,6 +26,7 @@ from sim.games.recall.value import STOPPED, position_value
 from sim.play import make_strategies, run_experiment
 from strategies import registry
 from tests.recall_games import ending_range
+from tests.recall_plan_kit import own_options
 from tests.scaffold import assert_score_sheets, rows, write_experiment
 
 ZERO = {"final": 0.0, "crystals": 0.0, "keys": 0.0, "tracks": 0.0, "followers": 0.0, "pending": 0.0}
@@ -424,15 +425,6 @@ def test_compiled_lookahead_play_chooses_as_the_runner_loop(players, seats, game
 
 # ---- rc_greedy's untried kinds (strategies/recall.py) -----------------------------------------------
 
-def _own_options(s):
-    """The legal actions of each row that are the decision's own: not ``end``, no free action."""
-    from sim.games.recall.kernel.common import C_O_USE
-    own = s.legal.copy()
-    own[:, 0] = False
-    own[:, s.t.C[C_O_USE]:] = False
-    return own
-
-
 def test_rc_greedy_draws_untried_at_its_uniform_and_resolve_kinds_and_tries_the_rest(monkeypatch):
     """At a decision of ``uniform_kinds`` rc_greedy takes the tie-break draw among the legal actions
     (``argmax_tiebreak`` of equal values) without sampling a state; at one of ``resolve_kinds``
@@ -450,7 +442,7 @@ def test_rc_greedy_draws_untried_at_its_uniform_and_resolve_kinds_and_tries_the_
     s = take(s, np.flatnonzero(_live(s)))
     kinds = np.array(st.KIND_NAMES)[s.m[:, st.G_KIND]]
     legal = s.legal.copy()
-    own = _own_options(s)
+    own = own_options(s)
     at_resolve = np.flatnonzero(np.isin(kinds, RESOLVE_KINDS) & own.any(axis=1))
     assert s.legal[at_resolve, 0].all()                          # ``end`` was offered beside them
     legal[at_resolve[::3]] &= ~own[at_resolve[::3]]              # only ``end`` and free actions left: tried
